@@ -1,0 +1,35 @@
+// Host/device portability macros. Every per-element routine of the engine is
+// written once and compiled by g++ for the CPU backend and by nvcc for CUDA.
+#pragma once
+
+#if defined(__CUDACC__)
+#define WF_HD __host__ __device__
+#define WF_HD_INLINE __host__ __device__ __forceinline__
+#define WF_LAMBDA [=] __host__ __device__
+#else
+#define WF_HD
+#define WF_HD_INLINE inline
+#define WF_LAMBDA [=]
+#endif
+
+#if defined(__CUDA_ARCH__)
+#define WF_DEVICE_CODE 1
+#else
+#define WF_DEVICE_CODE 0
+#endif
+
+#include <cstdint>
+
+namespace wf {
+
+// Atomic add usable from both backends: atomicAdd on the GPU, a relaxed
+// __atomic builtin on the CPU thread pool. Returns the old value.
+WF_HD_INLINE uint32_t atomic_add(uint32_t* p, uint32_t v) {
+#if WF_DEVICE_CODE
+    return atomicAdd(p, v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+}  // namespace wf

@@ -1,0 +1,68 @@
+// Host-side scene: what the JSON loader produces and the renderer uploads.
+// All arrays are flat and index-based (see scene_types.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/camera.h"
+#include "engine/scene_types.h"
+
+namespace wf {
+
+// Camera as described in a scene file; turned into a Camera once the film size is known.
+struct CameraDesc {
+    Vec3f position{0.0f, 0.0f, 5.0f};
+    Vec3f forward{0.0f, 0.0f, -1.0f};  // need not be unit length
+    Vec3f up{0.0f, 1.0f, 0.0f};        // hint; need not be orthogonal to forward
+    float fov_y_degrees = 45.0f;       // full vertical field of view
+    float aperture_radius = 0.0f;      // thin lens radius in scene units; 0 = pinhole
+    float focus_distance = 1.0f;       // distance of the plane in focus along forward
+
+    Camera build(uint32_t width, uint32_t height) const {
+        Camera c = Camera::look(position, forward, up, fov_y_degrees * kPi / 180.0f, width, height);
+        c.aperture_radius = aperture_radius;
+        c.focus_distance = focus_distance;
+        return c;
+    }
+};
+
+// Defaults a scene may set and the command line may override.
+struct RenderSettings {
+    uint32_t width = 512, height = 512;
+    uint32_t spp = 16;
+    uint32_t max_depth = 10;  // maximum path length in segments (camera ray = 1), as SmallVCM
+    uint32_t seed = 0;
+    std::string integrator = "pt";
+};
+
+struct HostScene {
+    std::string source_path;  // the file it came from, for messages
+    CameraDesc camera;
+    RenderSettings settings;
+    std::vector<Triangle> triangles;
+    std::vector<Sphere> spheres;
+    std::vector<PrimInfo> prims;  // triangles first, then spheres (see PrimInfo)
+    std::vector<Material> materials;
+    std::vector<std::string> material_names;
+    std::vector<Light> lights;
+
+    uint32_t num_prims() const { return uint32_t(triangles.size() + spheres.size()); }
+
+    // Bounding sphere of all geometry (SmallVCM: centre of the box, half its diagonal).
+    SceneSphere bounding_sphere() const {
+        Aabb box;
+        for (const Triangle& t : triangles) { box.extend(t.p0); box.extend(t.p1); box.extend(t.p2); }
+        for (const Sphere& s : spheres) {
+            box.extend(s.center - Vec3f(s.radius));
+            box.extend(s.center + Vec3f(s.radius));
+        }
+        if (box.empty()) return {Vec3f(0.0f), 1.0f};
+        SceneSphere ss;
+        ss.center = box.centroid();
+        ss.radius = fmaxf(0.5f * length(box.extent()), 1e-6f);
+        return ss;
+    }
+};
+
+}  // namespace wf

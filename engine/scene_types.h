@@ -1,0 +1,74 @@
+// Flat scene records shared by the host loader, the BVH builder and the kernels.
+// Every record is trivially copyable and addressed by a 32-bit index, so one
+// memcpy moves an array to the GPU and the CPU backend uses the same layout.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/math.h"
+
+namespace wf {
+
+// Triangle with vertices in world space. The geometric normal is
+// normalize(cross(p1 - p0, p2 - p0)); a loader that flips normals swaps p1 and p2.
+struct Triangle {
+    Vec3f p0, p1, p2;
+};
+
+// Sphere in world space. Its geometric normal points outward unless the
+// primitive carries kPrimFlipNormal.
+struct Sphere {
+    Vec3f center;
+    float radius = 1.0f;
+};
+
+enum PrimFlags : uint32_t {
+    kPrimFlipNormal = 1u << 0,  // spheres: normal points inward (triangles are flipped at load time)
+};
+
+// Per-primitive data. Primitive ids: [0, num_triangles) are triangles,
+// [num_triangles, num_triangles + num_spheres) are spheres.
+struct PrimInfo {
+    uint32_t material = 0;
+    int32_t light = -1;  // index into the light array when the primitive emits, else -1
+    uint32_t flags = 0;
+};
+
+// One material record covers every BSDF the engine has today. It is SmallVCM's
+// material model (Lambert + normalised Phong + Fresnel-weighted mirror + glass);
+// the JSON types map onto it:
+//   diffuse:    kd
+//   mirror:     km, ior < 0 (Fresnel weight 1)
+//   dielectric: km = 1, ior > 0 (full unpolarised Fresnel, reflect F, refract 1-F)
+//   smallvcm:   kd, ks, phong_exponent, km, ior as given
+struct Material {
+    Vec3f kd{0.0f};             // diffuse reflectance
+    Vec3f ks{0.0f};             // Phong reflectance
+    Vec3f km{0.0f};             // mirror reflectance (scales reflection and refraction)
+    float phong_exponent = 1.0f;
+    float ior = -1.0f;          // < 0: no refraction, mirror Fresnel weight 1
+    uint32_t two_sided = 1;     // 0: SmallVCM one-sided surfaces (black from behind the geometric normal)
+};
+
+enum class LightType : uint32_t {
+    Area = 0,         // emissive primitive (triangle or sphere), one-sided: emits on the normal side
+    Point = 1,        // radiant intensity in W/sr
+    Directional = 2,  // irradiance at normal incidence in W/m^2, light travels along `direction`
+    Environment = 3,  // constant radiance from every direction
+};
+
+struct Light {
+    LightType type = LightType::Area;
+    uint32_t prim = 0;  // Area: the emitting primitive id
+    Vec3f radiance{0.0f};  // Area/Environment: radiance; Point: intensity; Directional: irradiance
+    Vec3f position{0.0f};  // Point
+    Vec3f direction{0.0f, 0.0f, -1.0f};  // Directional: unit direction the light travels in
+};
+
+// Bounding sphere of the scene geometry; infinite lights use it (as SmallVCM does).
+struct SceneSphere {
+    Vec3f center{0.0f};
+    float radius = 1.0f;
+};
+
+}  // namespace wf
