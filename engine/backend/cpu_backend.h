@@ -1,0 +1,119 @@
+// CPU backend: host memory and a thread pool. It runs exactly the same stage
+// code as the CUDA backend and is the reference GPU results are checked against.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "engine/backend/profiler.h"
+#include "engine/backend/thread_pool.h"
+
+namespace wf {
+
+template <class T>
+class HostBuffer {
+public:
+    HostBuffer() = default;
+    explicit HostBuffer(size_t n) { resize(n); }
+    void resize(size_t n) { data_.assign(n, T{}); }
+    size_t size() const { return data_.size(); }
+    T* data() { return data_.data(); }
+    const T* data() const { return data_.data(); }
+    void upload(const T* src, size_t n) { data_.assign(src, src + n); }
+    void upload(const std::vector<T>& src) { upload(src.data(), src.size()); }
+    void download(T* dst, size_t n) const { std::copy_n(data_.data(), n, dst); }
+    std::vector<T> to_vector() const { return data_; }
+    void fill_zero() { std::memset(static_cast<void*>(data_.data()), 0, data_.size() * sizeof(T)); }
+
+private:
+    std::vector<T> data_;
+};
+
+class CpuBackend {
+public:
+    template <class T>
+    using Buffer = HostBuffer<T>;
+
+    static constexpr const char* kName = "cpu";
+
+    explicit CpuBackend(ThreadPool& pool = ThreadPool::global()) : pool_(pool) {}
+
+    std::string device_name() const { return std::to_string(pool_.size()) + " CPU threads"; }
+
+    // Runs fn(i) for i in [0, n). fn must only write state owned by element i
+    // (or use wf::atomic_add), exactly as on the GPU.
+    template <class F>
+    void parallel_for(const char* name, uint32_t n, F fn) {
+        auto start = clock_now();
+        pool_.run_chunks(n, 2048, [&](uint64_t b, uint64_t e) {
+            for (uint64_t i = b; i < e; ++i) fn(uint32_t(i));
+        });
+        record(name, start);
+    }
+
+    // out[i] = sum of in[0..i). In-place is allowed.
+    void exclusive_scan(const char* name, const uint32_t* in, uint32_t* out, uint32_t n) {
+        auto start = clock_now();
+        std::exclusive_scan(in, in + n, out, 0u);
+        record(name, start);
+    }
+
+    // Stable sort of (key, value) pairs by the low `key_bits` bits of key.
+    void sort_pairs(const char* name, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* values_in,
+                    uint32_t* values_out, uint32_t n, int key_bits = 32) {
+        auto start = clock_now();
+        const uint32_t mask = key_bits >= 32 ? 0xffffffffu : ((1u << key_bits) - 1u);
+        std::vector<uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return (keys_in[a] & mask) < (keys_in[b] & mask); });
+        std::vector<uint32_t> k(n), v(n);
+        for (uint32_t i = 0; i < n; ++i) { k[i] = keys_in[order[i]]; v[i] = values_in[order[i]]; }
+        std::copy(k.begin(), k.end(), keys_out);
+        std::copy(v.begin(), v.end(), values_out);
+        record(name, start);
+    }
+
+    // Writes the indices i in [0, n) with flags[i] != 0, in increasing order, to
+    // out and their number to *num_selected (backend memory).
+    void select_flagged_indices(const char* name, const uint8_t* flags, uint32_t* out, uint32_t* num_selected,
+                                uint32_t n) {
+        auto start = clock_now();
+        uint32_t count = 0;
+        for (uint32_t i = 0; i < n; ++i)
+            if (flags[i]) out[count++] = i;
+        *num_selected = count;
+        record(name, start);
+    }
+
+    // *out = sum of in[0..n) (backend memory).
+    void reduce_sum(const char* name, const float* in, float* out, uint32_t n) {
+        auto start = clock_now();
+        *out = std::reduce(in, in + n, 0.0f);
+        record(name, start);
+    }
+
+    void synchronize() {}
+    void set_profiling(bool on) { profiling_ = on; }
+    const StageTable& stages() const { return stages_; }
+    void flush_profile() {}
+
+private:
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point clock_now() const { return profiling_ ? Clock::now() : Clock::time_point{}; }
+    void record(const char* name, Clock::time_point start) {
+        double ms = profiling_ ? std::chrono::duration<double, std::milli>(Clock::now() - start).count() : 0.0;
+        stages_.add(name, ms);
+    }
+
+    ThreadPool& pool_;
+    bool profiling_ = false;
+    StageTable stages_;
+};
+
+}  // namespace wf

@@ -1,0 +1,199 @@
+// CUDA backend: device memory, one kernel per parallel_for, CUB for the
+// collectives. Include only from .cu files (needs nvcc --extended-lambda).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <cub/iterator/counting_input_iterator.cuh>
+#include <nvtx3/nvToolsExt.h>
+
+#include "engine/backend/cuda_check.h"
+#include "engine/backend/profiler.h"
+
+namespace wf {
+
+template <class T>
+class CudaBuffer {
+public:
+    CudaBuffer() = default;
+    explicit CudaBuffer(size_t n) { resize(n); }
+    ~CudaBuffer() { release(); }
+    CudaBuffer(const CudaBuffer&) = delete;
+    CudaBuffer& operator=(const CudaBuffer&) = delete;
+    CudaBuffer(CudaBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) { o.ptr_ = nullptr; o.size_ = 0; }
+
+    void resize(size_t n) {
+        release();
+        if (n == 0) return;
+        WF_CUDA_CHECK(cudaMalloc(&ptr_, n * sizeof(T)));
+        size_ = n;
+        fill_zero();
+    }
+    size_t size() const { return size_; }
+    T* data() { return ptr_; }
+    const T* data() const { return ptr_; }
+    void upload(const T* src, size_t n) {
+        if (n != size_) resize(n);
+        if (n) WF_CUDA_CHECK(cudaMemcpy(ptr_, src, n * sizeof(T), cudaMemcpyHostToDevice));
+    }
+    void upload(const std::vector<T>& src) { upload(src.data(), src.size()); }
+    void download(T* dst, size_t n) const {
+        if (n) WF_CUDA_CHECK(cudaMemcpy(dst, ptr_, n * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+    std::vector<T> to_vector() const {
+        std::vector<T> v(size_);
+        download(v.data(), size_);
+        return v;
+    }
+    void fill_zero() {
+        if (size_) WF_CUDA_CHECK(cudaMemsetAsync(ptr_, 0, size_ * sizeof(T)));
+    }
+
+private:
+    void release() {
+        if (ptr_) cudaFree(ptr_);  // no check: may run during unwinding after a device error
+        ptr_ = nullptr;
+        size_ = 0;
+    }
+    T* ptr_ = nullptr;
+    size_t size_ = 0;
+};
+
+template <class F>
+__global__ void parallel_for_kernel(F fn, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) fn(i);
+}
+
+class CudaBackend {
+public:
+    template <class T>
+    using Buffer = CudaBuffer<T>;
+
+    static constexpr const char* kName = "cuda";
+    static constexpr uint32_t kBlockSize = 256;
+
+    CudaBackend() {
+        WF_CUDA_CHECK(cudaGetDevice(&device_));
+        WF_CUDA_CHECK(cudaGetDeviceProperties(&props_, device_));
+    }
+    ~CudaBackend() {
+        for (auto& e : events_) { cudaEventDestroy(e.start); cudaEventDestroy(e.stop); }
+        if (temp_) cudaFree(temp_);
+    }
+    CudaBackend(const CudaBackend&) = delete;
+    CudaBackend& operator=(const CudaBackend&) = delete;
+
+    std::string device_name() const { return props_.name; }
+    const cudaDeviceProp& properties() const { return props_; }
+
+    template <class F>
+    void parallel_for(const char* name, uint32_t n, F fn) {
+        if (n == 0) return;
+        begin(name);
+        uint32_t blocks = (n + kBlockSize - 1) / kBlockSize;
+        parallel_for_kernel<<<blocks, kBlockSize>>>(fn, n);
+        WF_CUDA_CHECK(cudaGetLastError());
+        end(name);
+    }
+
+    void exclusive_scan(const char* name, const uint32_t* in, uint32_t* out, uint32_t n) {
+        begin(name);
+        size_t bytes = 0;
+        WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
+        WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp(bytes), bytes, in, out, n));
+        end(name);
+    }
+
+    void sort_pairs(const char* name, const uint32_t* keys_in, uint32_t* keys_out, const uint32_t* values_in,
+                    uint32_t* values_out, uint32_t n, int key_bits = 32) {
+        begin(name);
+        size_t bytes = 0;
+        WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, values_in, values_out, n, 0,
+                                                      key_bits));
+        WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp(bytes), bytes, keys_in, keys_out, values_in, values_out,
+                                                      n, 0, key_bits));
+        end(name);
+    }
+
+    void select_flagged_indices(const char* name, const uint8_t* flags, uint32_t* out, uint32_t* num_selected,
+                                uint32_t n) {
+        begin(name);
+        cub::CountingInputIterator<uint32_t> indices(0);
+        size_t bytes = 0;
+        WF_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, indices, flags, out, num_selected, n));
+        WF_CUDA_CHECK(cub::DeviceSelect::Flagged(temp(bytes), bytes, indices, flags, out, num_selected, n));
+        end(name);
+    }
+
+    void reduce_sum(const char* name, const float* in, float* out, uint32_t n) {
+        begin(name);
+        size_t bytes = 0;
+        WF_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in, out, n));
+        WF_CUDA_CHECK(cub::DeviceReduce::Sum(temp(bytes), bytes, in, out, n));
+        end(name);
+    }
+
+    void synchronize() { WF_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+    // With profiling on, every launch is bracketed by CUDA events; flush_profile()
+    // synchronises and turns them into per-stage milliseconds.
+    void set_profiling(bool on) { profiling_ = on; }
+    const StageTable& stages() const { return stages_; }
+    void flush_profile() {
+        if (pending_.empty()) return;
+        synchronize();
+        for (size_t i = 0; i < pending_.size(); ++i) {
+            float ms = 0.0f;
+            WF_CUDA_CHECK(cudaEventElapsedTime(&ms, events_[i].start, events_[i].stop));
+            stages_.add(pending_[i], ms);
+        }
+        pending_.clear();
+    }
+
+private:
+    struct EventPair { cudaEvent_t start, stop; };
+
+    void begin(const char* name) {
+        nvtxRangePushA(name);
+        if (!profiling_) return;
+        if (pending_.size() == events_.size()) {
+            EventPair e;
+            WF_CUDA_CHECK(cudaEventCreate(&e.start));
+            WF_CUDA_CHECK(cudaEventCreate(&e.stop));
+            events_.push_back(e);
+        }
+        WF_CUDA_CHECK(cudaEventRecord(events_[pending_.size()].start));
+    }
+    void end(const char* name) {
+        nvtxRangePop();
+        if (!profiling_) { stages_.add(name, 0.0); return; }
+        WF_CUDA_CHECK(cudaEventRecord(events_[pending_.size()].stop));
+        pending_.push_back(name);
+    }
+    void* temp(size_t bytes) {
+        if (bytes > temp_bytes_) {
+            if (temp_) WF_CUDA_CHECK(cudaFree(temp_));
+            WF_CUDA_CHECK(cudaMalloc(&temp_, bytes));
+            temp_bytes_ = bytes;
+        }
+        return temp_;
+    }
+
+    int device_ = 0;
+    cudaDeviceProp props_{};
+    bool profiling_ = false;
+    StageTable stages_;
+    std::vector<EventPair> events_;
+    std::vector<std::string> pending_;
+    void* temp_ = nullptr;
+    size_t temp_bytes_ = 0;
+};
+
+}  // namespace wf

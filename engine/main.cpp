@@ -1,0 +1,133 @@
+// `wavefront`: command-line entry point.
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "engine/cli_args.h"
+#include "engine/render.h"
+#include "engine/stats_json.h"
+#include "io/image.h"
+#include "io/scene_loader.h"
+
+namespace {
+
+constexpr int kExitRenderFailed = 1;
+constexpr int kExitBadInput = 2;
+
+// One line redrawn in place: bar, passes, Msamples/s, ETA.
+void draw_progress(uint32_t done, uint32_t total, double seconds, uint64_t samples_per_pass) {
+    const int width = 30;
+    int filled = int(double(done) / total * width);
+    double rate = seconds > 0 ? double(done) * samples_per_pass / seconds * 1e-6 : 0.0;
+    double eta = done ? seconds / done * (total - done) : 0.0;
+    std::fprintf(stderr, "\r[%.*s%*s] %u/%u spp  %.1f Msamples/s  ETA %.1f s ", filled,
+                 "##############################", width - filled, "", done, total, rate, eta);
+    if (done == total) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+}
+
+// Checks the extension and creates the output folder, so that a bad -o fails
+// before the render rather than after it.
+void prepare_output_path(const std::string& output) {
+    std::string ext = std::filesystem::path(output).extension().string();
+    for (char& c : ext) c = char(std::tolower((unsigned char)c));
+    if (ext != ".png" && ext != ".hdr" && ext != ".exr")
+        throw wf::UsageError(output + ": unknown image format '" + ext + "' (expected .png, .hdr or .exr)");
+    std::filesystem::path dir = std::filesystem::path(output).parent_path();
+    std::error_code ec;
+    if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+    if (ec) throw wf::UsageError(output + ": cannot create folder '" + dir.string() + "': " + ec.message());
+}
+
+int print_info() {
+    std::printf("wavefront backends:\n  cpu: available\n");
+    std::string why;
+    if (wf::cuda_backend_available(&why)) std::printf("  cuda: available\n");
+    else std::printf("  cuda: unavailable (%s)\n", why.c_str());
+    return 0;
+}
+
+int run_render(const wf::CliArgs& args) {
+    wf::HostScene scene = wf::load_scene(args.scene_path);
+    wf::RenderOptions options;
+    options.settings = scene.settings;
+    if (args.spp) options.settings.spp = *args.spp;
+    if (args.width) options.settings.width = *args.width;
+    if (args.height) options.settings.height = *args.height;
+    if (args.max_depth) options.settings.max_depth = *args.max_depth;
+    if (args.seed) options.settings.seed = *args.seed;
+    if (args.integrator) options.settings.integrator = *args.integrator;
+    options.backend = args.backend;
+    options.collect_stage_times = !args.stats_path.empty();
+
+    std::string output = args.output_path;
+    if (output.empty()) output = "out/" + std::filesystem::path(args.scene_path).stem().string() + ".png";
+    // Fail on an unusable output name before spending time rendering.
+    prepare_output_path(output);
+
+    const bool terminal = isatty(fileno(stderr)) && !args.quiet;
+    auto start = std::chrono::steady_clock::now();
+    uint64_t per_pass = uint64_t(options.settings.width) * options.settings.height;
+    if (terminal) {
+        options.progress = [&](uint32_t done, uint32_t total) {
+            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            draw_progress(done, total, s, per_pass);
+        };
+    }
+    wf::RenderResult result = wf::render(scene, options);
+    wf::write_image(output, result.image);
+
+    if (!args.stats_path.empty()) {
+        std::ofstream f(args.stats_path);
+        f << wf::render_stats_json(result, options.settings, args.scene_path);
+        if (!f) throw std::runtime_error(args.stats_path + ": cannot write the statistics file");
+        if (!args.quiet) wf::print_stage_table(std::cout, result);
+    }
+    if (!args.quiet) {
+        const wf::RenderSettings& s = options.settings;
+        std::printf("%s: %ux%u, %u spp, %s on %s (%s), %.3f s, %.2f Msamples/s -> %s\n", args.scene_path.c_str(),
+                    s.width, s.height, s.spp, s.integrator.c_str(), result.backend == "cuda" ? "GPU" : "CPU",
+                    result.device.c_str(), result.render_seconds,
+                    result.render_seconds > 0 ? double(result.samples) / result.render_seconds * 1e-6 : 0.0,
+                    output.c_str());
+        if (result.stats.nonfinite_samples)
+            std::printf("warning: %llu samples had NaN/Inf radiance and were dropped\n",
+                        (unsigned long long)result.stats.nonfinite_samples);
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    wf::CliArgs args;
+    try {
+        args = wf::parse_cli_args(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const wf::UsageError& e) {
+        std::fprintf(stderr, "wavefront: %s\n", e.what());
+        return kExitBadInput;
+    }
+    if (args.command == "help") { std::fputs(wf::cli_usage(), stdout); return 0; }
+    if (args.command == "version") { std::puts("wavefront 0.1.0"); return 0; }
+    if (args.command == "info") return print_info();
+    try {
+        return run_render(args);
+    } catch (const wf::SceneError& e) {
+        std::fprintf(stderr, "wavefront: %s\n", e.what());
+        return kExitBadInput;
+    } catch (const wf::UsageError& e) {
+        std::fprintf(stderr, "wavefront: %s\n", e.what());
+        return kExitBadInput;
+    } catch (const wf::ImageError& e) {
+        std::fprintf(stderr, "wavefront: %s\n", e.what());
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "wavefront: %s\n", e.what());
+        return kExitRenderFailed;
+    }
+}

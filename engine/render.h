@@ -1,0 +1,56 @@
+// The renderer's public face: render a loaded scene on a chosen backend.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/backend/profiler.h"
+#include "engine/scene.h"
+#include "io/image.h"
+
+namespace wf {
+
+enum class BackendKind { Auto, Cpu, Cuda };
+
+const char* backend_kind_name(BackendKind kind);
+
+struct RenderOptions {
+    RenderSettings settings;       // resolution, spp, max depth, seed, integrator
+    BackendKind backend = BackendKind::Auto;
+    bool collect_stage_times = false;  // time every stage (CUDA events / host clock)
+    // Called after each completed sample pass with (passes done, passes total).
+    std::function<void(uint32_t, uint32_t)> progress;
+};
+
+struct BounceQueueSizes {
+    uint64_t active = 0, surface = 0, escaped = 0, shadow = 0;  // summed over all passes
+};
+
+struct RenderStats {
+    std::vector<StageStat> stages;        // per stage: launches, total ms
+    std::vector<BounceQueueSizes> bounces;  // per bounce (index 0 = camera rays)
+    uint64_t nonfinite_samples = 0;       // NaN/Inf path radiance values dropped
+    double bvh_build_ms = 0.0;
+    double upload_ms = 0.0;
+};
+
+struct RenderResult {
+    Image image;             // mean radiance per pixel, linear, W/sr/m^2
+    std::string backend;     // "cpu" or "cuda"
+    std::string device;      // GPU name or CPU thread count
+    double render_seconds = 0.0;  // sample passes only (no BVH build/upload)
+    uint64_t samples = 0;    // camera paths traced
+    RenderStats stats;
+};
+
+// Throws std::runtime_error (with a clear message) on failure, e.g. when the CUDA
+// backend is requested but unavailable.
+RenderResult render(const HostScene& scene, const RenderOptions& options);
+
+// True when this build has the CUDA backend and a device is present.
+bool cuda_backend_available(std::string* why_not = nullptr);
+
+}  // namespace wf

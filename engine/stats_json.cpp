@@ -1,0 +1,61 @@
+#include "engine/stats_json.h"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace wf {
+
+std::string render_stats_json(const RenderResult& r, const RenderSettings& s, const std::string& scene) {
+    nlohmann::json j;
+    j["scene"] = scene;
+    j["backend"] = r.backend;
+    j["device"] = r.device;
+    j["integrator"] = s.integrator;
+    j["width"] = s.width;
+    j["height"] = s.height;
+    j["spp"] = s.spp;
+    j["max_depth"] = s.max_depth;
+    j["seed"] = s.seed;
+    j["render_seconds"] = r.render_seconds;
+    j["ms_per_pass"] = s.spp ? 1000.0 * r.render_seconds / s.spp : 0.0;
+    j["samples"] = r.samples;
+    j["msamples_per_second"] = r.render_seconds > 0 ? double(r.samples) / r.render_seconds * 1e-6 : 0.0;
+    j["bvh_build_ms"] = r.stats.bvh_build_ms;
+    j["upload_ms"] = r.stats.upload_ms;
+    j["nonfinite_samples"] = r.stats.nonfinite_samples;
+    nlohmann::json stages = nlohmann::json::array();
+    for (const StageStat& st : r.stats.stages)
+        stages.push_back({{"name", st.name}, {"launches", st.launches}, {"ms", st.milliseconds}});
+    j["stages"] = stages;
+    nlohmann::json bounces = nlohmann::json::array();
+    for (size_t b = 0; b < r.stats.bounces.size(); ++b) {
+        const BounceQueueSizes& q = r.stats.bounces[b];
+        bounces.push_back({{"bounce", b}, {"active", q.active}, {"surface", q.surface}, {"escaped", q.escaped},
+                           {"shadow", q.shadow}});
+    }
+    j["queue_sizes_per_bounce"] = bounces;
+    return j.dump(2) + "\n";
+}
+
+void print_stage_table(std::ostream& out, const RenderResult& r) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%-20s %10s %12s %12s\n", "stage", "launches", "total ms", "ms/launch");
+    out << line;
+    for (const StageStat& st : r.stats.stages) {
+        std::snprintf(line, sizeof line, "%-20s %10llu %12.3f %12.4f\n", st.name.c_str(),
+                      (unsigned long long)st.launches, st.milliseconds,
+                      st.launches ? st.milliseconds / double(st.launches) : 0.0);
+        out << line;
+    }
+    std::snprintf(line, sizeof line, "%-8s %14s %14s %14s %14s\n", "bounce", "active", "surface", "escaped", "shadow");
+    out << line;
+    for (size_t b = 0; b < r.stats.bounces.size(); ++b) {
+        const BounceQueueSizes& q = r.stats.bounces[b];
+        std::snprintf(line, sizeof line, "%-8zu %14llu %14llu %14llu %14llu\n", b, (unsigned long long)q.active,
+                      (unsigned long long)q.surface, (unsigned long long)q.escaped, (unsigned long long)q.shadow);
+        out << line;
+    }
+}
+
+}  // namespace wf

@@ -1,0 +1,46 @@
+// Runs a whole render on one backend: build and upload, the sample passes with
+// progress, then the readback. Shared by the CPU and CUDA translation units.
+#pragma once
+
+#include <chrono>
+#include <stdexcept>
+
+#include "engine/render.h"
+#include "wavefront/pt_integrator.h"
+
+namespace wf {
+
+template <class Backend>
+RenderResult run_integrator(Backend& backend, const HostScene& scene, const RenderOptions& options) {
+    const RenderSettings& settings = options.settings;
+    if (settings.integrator != "pt")
+        throw std::runtime_error("integrator '" + settings.integrator +
+                                 "' is not implemented yet (available: pt)");
+    backend.set_profiling(options.collect_stage_times);
+    PathTracer<Backend> tracer(backend, scene, settings);
+
+    using Clock = std::chrono::steady_clock;
+    backend.synchronize();
+    auto start = Clock::now();
+    for (uint32_t pass = 0; pass < settings.spp; ++pass) {
+        tracer.render_pass(pass);
+        if (options.collect_stage_times) backend.flush_profile();
+        if (options.progress) {
+            backend.synchronize();
+            options.progress(pass + 1, settings.spp);
+        }
+    }
+    backend.synchronize();
+    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+    RenderResult result;
+    result.image = tracer.resolve(settings.spp);
+    result.backend = Backend::kName;
+    result.device = backend.device_name();
+    result.render_seconds = seconds;
+    result.samples = uint64_t(settings.width) * settings.height * settings.spp;
+    result.stats = tracer.stats();
+    return result;
+}
+
+}  // namespace wf

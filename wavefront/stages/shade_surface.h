@@ -1,0 +1,104 @@
+// Stage `shade_surface`: at each surface hit, add MIS-weighted emission, stop
+// at the maximum path length, queue a next-event-estimation shadow ray, sample
+// the BSDF for the next ray and apply Russian roulette. Follows SmallVCM's path
+// tracer estimator exactly (balance heuristic; BSDF pdfs include the RR
+// probability), except that emitters may also reflect when their material does.
+#pragma once
+
+#include "accel/surface.h"
+#include "materials/bsdf.h"
+#include "materials/emitters.h"
+#include "wavefront/pt_context.h"
+#include "wavefront/rng_dims.h"
+
+namespace wf {
+
+// Next-event estimation: one uniformly picked light, one sample on it.
+// Returns true and fills the shadow-ray fields when a contribution is possible.
+WF_HD_INLINE bool sample_direct_light(const PtContext& ctx, uint32_t slot, const PathRng& rng, const Bsdf& bsdf,
+                                      const SurfacePoint& sp) {
+    const PathStateView& p = ctx.paths;
+    uint32_t num_lights = ctx.scene.num_lights;
+    uint32_t light_id = uint32_t(rng.at(rng_dim::kLightPick) * float(num_lights));
+    if (light_id >= num_lights) light_id = num_lights - 1;
+    DirectSample ds = illuminate(ctx.scene.lights[light_id], ctx.scene.emitters(), sp.p,
+                                 rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
+    if (is_black(ds.radiance)) return false;
+    BsdfEval ev = bsdf.evaluate(ds.dir_to_light);
+    if (is_black(ev.factor)) return false;
+    float weight = 1.0f;
+    if (!ds.is_delta)
+        weight = mis_balance(ds.pdf_direct_w * ctx.light_pick_prob, ev.pdf_fwd_w * bsdf.continuation_prob());
+    Vec3f contribution = p.throughput[slot] * ds.radiance * ev.factor *
+                         (weight * ev.cos_out / (ctx.light_pick_prob * ds.pdf_direct_w));
+    Vec3f origin = offset_ray_origin(sp.p, sp.p_error, sp.ng, ds.dir_to_light);
+    float t_max = kInfinity;
+    if (!ds.is_infinite) {
+        // Stop short of the light's surface so that it does not occlude itself.
+        Vec3f target = sp.p + ds.dir_to_light * ds.distance;
+        t_max = length(target - origin) * (1.0f - 1e-4f);
+    }
+    p.shadow_origin[slot] = origin;
+    p.shadow_dir[slot] = ds.dir_to_light;
+    p.shadow_t_max[slot] = t_max;
+    p.shadow_contribution[slot] = contribution;
+    return true;
+}
+
+template <class Backend>
+void integrator_shade_surface(Backend& backend, const PtContext& ctx, QueueView surface, QueueView shadow) {
+    backend.parallel_for("shade_surface", ctx.num_paths, WF_LAMBDA(uint32_t i) {
+        if (i >= *surface.size) return;
+        const PathStateView& p = ctx.paths;
+        uint32_t slot = surface.items[i];
+        p.alive[slot] = 0;
+
+        const uint32_t path_length = p.path_length[slot];
+        const uint32_t prim = p.hit_prim[slot];
+        const PrimInfo info = ctx.scene.geometry.prims[prim];
+        Ray ray{p.ray_origin[slot], p.ray_dir[slot]};
+        Hit hit{p.hit_t[slot], prim, p.hit_u[slot], p.hit_v[slot]};
+        SurfacePoint sp = surface_point(ctx.scene.geometry, ray, hit);
+
+        Bsdf bsdf = Bsdf::make(ctx.scene.materials[info.material], ray.dir, sp.ng, true);
+        if (!bsdf.is_valid()) return;
+
+        Vec3f throughput = p.throughput[slot];
+        if (info.light >= 0) {
+            EmitterHit e = radiance_on_hit(ctx.scene.lights[info.light], ctx.scene.emitters(), prim, sp.p, ray.dir);
+            if (!is_black(e.radiance)) {
+                float weight = 1.0f;
+                if (path_length > 1 && !p.last_specular[slot]) {
+                    float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, hit.t, bsdf.cos_theta_fix());
+                    weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.light_pick_prob);
+                }
+                p.radiance[slot] += throughput * e.radiance * weight;
+            }
+        }
+
+        if (path_length >= ctx.max_path_length) return;
+        const float continuation = bsdf.continuation_prob();
+        if (continuation == 0.0f) return;
+
+        PathRng rng = ctx.rng(slot, path_length);
+        if (!bsdf.is_delta() && ctx.scene.num_lights > 0 && sample_direct_light(ctx, slot, rng, bsdf, sp))
+            shadow.push(slot);
+
+        BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
+        if (is_black(s.factor)) return;
+        float pdf = s.pdf_w;
+        p.last_specular[slot] = s.specular ? 1 : 0;
+        p.last_pdf_w[slot] = pdf * continuation;
+        if (continuation < 1.0f) {
+            if (rng.at(rng_dim::kRoulette) > continuation) return;
+            pdf *= continuation;
+        }
+        p.throughput[slot] = throughput * s.factor * (s.cos_out / pdf);
+        p.ray_origin[slot] = offset_ray_origin(sp.p, sp.p_error, sp.ng, s.wi_world);
+        p.ray_dir[slot] = s.wi_world;
+        p.path_length[slot] = path_length + 1;
+        p.alive[slot] = 1;
+    });
+}
+
+}  // namespace wf
