@@ -1,0 +1,96 @@
+// Analytic checks of the path tracer, run on a given backend. The tolerance
+// of each comparison comes from the spread of the pixel estimates (pixels are
+// independent), not from a fixed epsilon.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "engine/render.h"
+#include "tests/common/analytic_scenes.h"
+
+namespace wf::test {
+
+struct SampleMean {
+    double mean = 0, standard_error = 0;
+    size_t count = 0;
+};
+
+inline SampleMean sample_mean(const std::vector<double>& v) {
+    SampleMean s;
+    s.count = v.size();
+    if (v.empty()) return s;
+    double sum = 0, sum2 = 0;
+    for (double x : v) { sum += x; sum2 += x * x; }
+    s.mean = sum / v.size();
+    double var = std::max(0.0, sum2 / v.size() - s.mean * s.mean);
+    s.standard_error = std::sqrt(var / v.size());
+    return s;
+}
+
+inline RenderResult render_with(const HostScene& scene, BackendKind backend, uint32_t spp, uint32_t max_depth,
+                                uint32_t seed = 1) {
+    RenderOptions o;
+    o.settings = scene.settings;
+    o.settings.spp = spp;
+    o.settings.max_depth = max_depth;
+    o.settings.seed = seed;
+    o.backend = backend;
+    return render(scene, o);
+}
+
+// Does the ray through raster point (x, y) hit the unit sphere at the origin?
+inline bool furnace_ray_hits_sphere(const Camera& cam, float x, float y) {
+    Ray r = cam.generate_ray(x, y, 0.5f, 0.5f);
+    float b = dot(r.origin, r.dir);
+    float c = dot(r.origin, r.origin) - 1.0f;
+    return b * b - c > 0.0f && b < 0.0f;
+}
+
+inline void check_white_furnace(BackendKind backend) {
+    const float rho = 0.6f;
+    const uint32_t size = 48;
+    HostScene scene = white_furnace_scene(rho, size);
+    RenderResult r = render_with(scene, backend, 64, 10);
+    Camera cam = scene.camera.build(size, size);
+    std::vector<double> on_sphere;
+    size_t background = 0;
+    for (uint32_t y = 0; y < size; ++y)
+        for (uint32_t x = 0; x < size; ++x) {
+            int corners = 0;
+            for (int c = 0; c < 4; ++c) corners += furnace_ray_hits_sphere(cam, float(x + (c & 1)), float(y + (c >> 1)));
+            Vec3f v = r.image.pixels[y * size + x];
+            if (corners == 4) {
+                for (int ch = 0; ch < 3; ++ch) on_sphere.push_back(v[ch]);
+            } else if (corners == 0) {
+                // Camera rays that escape see the environment directly: exactly 1.
+                ASSERT_NEAR(v.x, 1.0f, 1e-5f) << "background pixel " << x << "," << y;
+                ASSERT_NEAR(v.y, 1.0f, 1e-5f);
+                ASSERT_NEAR(v.z, 1.0f, 1e-5f);
+                ++background;
+            }
+        }
+    ASSERT_GT(on_sphere.size(), 300u);
+    ASSERT_GT(background, 300u);
+    SampleMean m = sample_mean(on_sphere);
+    EXPECT_NEAR(m.mean, rho, 4.0 * m.standard_error + 1e-4)
+        << "sphere pixels: mean " << m.mean << " +- " << m.standard_error << " over " << m.count;
+}
+
+inline void check_closed_sphere(BackendKind backend, uint32_t max_depth) {
+    const float le = 1.0f, rho = 0.5f;
+    HostScene scene = closed_sphere_scene(le, rho, 32);
+    RenderResult r = render_with(scene, backend, 64, max_depth);
+    std::vector<double> values;
+    for (const Vec3f& v : r.image.pixels)
+        for (int ch = 0; ch < 3; ++ch) values.push_back(v[ch]);
+    SampleMean m = sample_mean(values);
+    double expected = truncated_closed_sphere_radiance(le, rho, max_depth);
+    EXPECT_NEAR(m.mean, expected, 4.0 * m.standard_error + 1e-4)
+        << "max_depth " << max_depth << ": mean " << m.mean << " +- " << m.standard_error;
+    EXPECT_EQ(r.stats.nonfinite_samples, 0u);
+}
+
+}  // namespace wf::test

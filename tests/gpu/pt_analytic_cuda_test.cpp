@@ -1,0 +1,20 @@
+#include "tests/common/analytic_checks.h"
+#include "tests/gpu/gpu_test_support.h"
+
+namespace wf {
+
+TEST(PathTracerCuda, WhiteFurnaceSphereShowsItsAlbedo) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::check_white_furnace(BackendKind::Cuda);
+}
+TEST(PathTracerCuda, ClosedSphereConvergesToLeOverOneMinusRho) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::check_closed_sphere(BackendKind::Cuda, 200);
+}
+TEST(PathTracerCuda, ClosedSphereTruncatedAtMaxDepth) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::check_closed_sphere(BackendKind::Cuda, 1);
+    test::check_closed_sphere(BackendKind::Cuda, 3);
+}
+
+}  // namespace wf

@@ -1,0 +1,15 @@
+#include "tests/common/analytic_checks.h"
+
+namespace wf {
+
+TEST(PathTracerCpu, WhiteFurnaceSphereShowsItsAlbedo) { test::check_white_furnace(BackendKind::Cpu); }
+TEST(PathTracerCpu, ClosedSphereConvergesToLeOverOneMinusRho) {
+    // rho^200 is far below float precision: this is the infinite sum Le / (1 - rho).
+    test::check_closed_sphere(BackendKind::Cpu, 200);
+}
+TEST(PathTracerCpu, ClosedSphereTruncatedAtMaxDepth) {
+    test::check_closed_sphere(BackendKind::Cpu, 1);
+    test::check_closed_sphere(BackendKind::Cpu, 3);
+}
+
+}  // namespace wf
