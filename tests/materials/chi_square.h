@@ -11,12 +11,21 @@
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "engine/math.h"
 
 namespace wf::materials_test {
+
+// Uniform floats in [0, 1) from 24 random bits (never 1, unlike some
+// std::uniform_real_distribution<float> implementations).
+struct UniformRng {
+    std::mt19937_64 engine;
+    explicit UniformRng(uint64_t seed) : engine(seed) {}
+    float operator()() { return float(engine() >> 40) * (1.0f / 16777216.0f); }
+};
 
 // Regularised upper incomplete gamma function Q(a, x) = Gamma(a, x) / Gamma(a):
 // power series for x < a + 1, Lentz continued fraction otherwise.
