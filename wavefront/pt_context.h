@@ -6,6 +6,7 @@
 
 #include "engine/device_scene.h"
 #include "engine/rng.h"
+#include "materials/sampling.h"
 #include "wavefront/path_state.h"
 #include "wavefront/queues.h"
 
@@ -26,10 +27,5 @@ struct PtContext {
         return PathRng{seed, paths.pixel[slot], sample_index, vertex};
     }
 };
-
-// Balance heuristic for two strategies (SmallVCM's Mis2 with power 1).
-WF_HD_INLINE float mis_balance(float sampled_pdf, float other_pdf) {
-    return sampled_pdf / (sampled_pdf + other_pdf);
-}
 
 }  // namespace wf

@@ -20,7 +20,7 @@ void integrator_shade_background(Backend& backend, const PtContext& ctx, QueueVi
         if (is_black(e.radiance)) return;
         float weight = 1.0f;
         if (p.path_length[slot] > 1 && !p.last_specular[slot])
-            weight = mis_balance(p.last_pdf_w[slot], e.pdf_direct_w * ctx.light_pick_prob);
+            weight = mis_balance(p.last_pdf_w[slot], e.pdf_direct_a * ctx.light_pick_prob  /* solid angle for the environment */);
         p.radiance[slot] += p.throughput[slot] * e.radiance * weight;
     });
 }
