@@ -19,7 +19,7 @@ struct Vec2f {
 
 struct Vec3f {
     float x = 0, y = 0, z = 0;
-    WF_HD constexpr Vec3f() = default;
+    WF_HD constexpr Vec3f() {}
     WF_HD constexpr Vec3f(float a, float b, float c) : x(a), y(b), z(c) {}
     WF_HD constexpr explicit Vec3f(float s) : x(s), y(s), z(s) {}
     WF_HD float operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }

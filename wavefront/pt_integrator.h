@@ -15,6 +15,7 @@
 #include "wavefront/stages/generate.h"
 #include "wavefront/stages/intersect_closest.h"
 #include "wavefront/stages/intersect_shadow.h"
+#include "wavefront/stages/queue_stats.h"
 #include "wavefront/stages/shade_background.h"
 #include "wavefront/stages/shade_surface.h"
 
@@ -118,10 +119,8 @@ private:
         integrator_accumulate(backend_, ctx, film_.data(), nonfinite_.data());
 
         // Queue sizes for --stats are summed on the device: no readback per wave.
-        const uint32_t* sizes = queue_sizes_.data();
-        unsigned long long* totals = queue_size_totals_.data();
-        backend_.parallel_for("queue_stats", uint32_t(queue_sizes_.size()),
-                              WF_LAMBDA(uint32_t i) { totals[i] += sizes[i]; });
+        integrator_queue_stats(backend_, queue_sizes_.data(), queue_size_totals_.data(),
+                               uint32_t(queue_sizes_.size()));
     }
 
     Backend& backend_;

@@ -10,8 +10,8 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-#include <cub/iterator/counting_input_iterator.cuh>
 #include <nvtx3/nvToolsExt.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "engine/backend/cuda_check.h"
 #include "engine/backend/profiler.h"
@@ -125,7 +125,7 @@ public:
     void select_flagged_indices(const char* name, const uint8_t* flags, uint32_t* out, uint32_t* num_selected,
                                 uint32_t n) {
         begin(name);
-        cub::CountingInputIterator<uint32_t> indices(0);
+        thrust::counting_iterator<uint32_t> indices(0);
         size_t bytes = 0;
         WF_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, indices, flags, out, num_selected, n));
         WF_CUDA_CHECK(cub::DeviceSelect::Flagged(temp(bytes), bytes, indices, flags, out, num_selected, n));
