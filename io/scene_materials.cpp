@@ -1,0 +1,87 @@
+#include "io/scene_materials.h"
+
+#include <algorithm>
+
+namespace wf::scene_json {
+namespace {
+
+// Reflectance sums above 1 would create energy; a little slack for decimal round-off.
+constexpr float kEnergySlack = 1e-5f;
+
+Material read_material(const Reader& r, const Node& n) {
+    r.expect_object(n, "material");
+    std::string type = r.choice(r.required(n, "type", "a material"),
+                                {"diffuse", "mirror", "dielectric", "smallvcm"});
+    Material m;
+    if (type == "diffuse") {
+        r.check_keys(n, {"type", "albedo", "two_sided"}, "a diffuse material");
+        m.kd = r.color_or(n, "albedo", Vec3f(0.8f), kUnit);
+        m.two_sided = r.boolean_or(n, "two_sided", true);
+    } else if (type == "mirror") {
+        r.check_keys(n, {"type", "reflectance"}, "a mirror material");
+        m.km = r.color_or(n, "reflectance", Vec3f(1.0f), kUnit);
+        m.ior = -1.0f;
+    } else if (type == "dielectric") {
+        r.check_keys(n, {"type", "ior", "reflectance"}, "a dielectric material");
+        m.ior = r.real_or(n, "ior", 1.5f, kPositive);
+        m.km = r.color_or(n, "reflectance", Vec3f(1.0f), kUnit);
+    } else {  // smallvcm: SmallVCM's material record as it is
+        r.check_keys(n, {"type", "kd", "ks", "phong_exponent", "km", "ior", "two_sided"},
+                     "a smallvcm material");
+        m.kd = r.color_or(n, "kd", Vec3f(0.0f), kUnit);
+        m.ks = r.color_or(n, "ks", Vec3f(0.0f), kUnit);
+        m.km = r.color_or(n, "km", Vec3f(0.0f), kUnit);
+        m.phong_exponent = r.real_or(n, "phong_exponent", 1.0f, kNonNegative);
+        m.ior = -1.0f;
+        if (auto ior = r.member(n, "ior")) {
+            m.ior = r.real(*ior);
+            if (m.ior == 0.0f) r.fail(*ior, "number != 0 (< 0: no refraction, > 0: index of refraction)");
+        }
+        m.two_sided = r.boolean_or(n, "two_sided", false);
+        Vec3f sum = m.kd + m.ks + m.km;
+        if (max_component(sum) > 1.0f + kEnergySlack) {
+            r.fail(n.pointer, "kd + ks + km <= 1 in every channel (energy conservation)",
+                   "kd + ks + km = " + describe(Json::array({sum.x, sum.y, sum.z})));
+        }
+    }
+    return m;
+}
+
+}  // namespace
+
+Material default_material() {
+    Material m;
+    m.kd = Vec3f(0.8f);
+    m.two_sided = 1;
+    return m;
+}
+
+void MaterialTable::read(const Reader& r, const Node& materials_node) {
+    r.expect_object(materials_node, "material name -> material");
+    for (const auto& [name, value] : materials_node->items()) {
+        Node n{&value, pointer_append(materials_node.pointer, name)};
+        if (name.empty()) r.fail(n.pointer, "a non-empty material name", "an empty name");
+        add(name, read_material(r, n));
+    }
+}
+
+uint32_t MaterialTable::add(std::string name, const Material& m) {
+    uint32_t id = uint32_t(materials.size());
+    index_.emplace(name, id);
+    materials.push_back(m);
+    names.push_back(std::move(name));
+    return id;
+}
+
+uint32_t MaterialTable::resolve(const Reader& r, const std::optional<Node>& name_node) {
+    std::string name(kDefaultMaterialName);
+    if (name_node) name = r.string(*name_node);
+    if (auto it = index_.find(name); it != index_.end()) return it->second;
+    if (name == kDefaultMaterialName) return add(name, default_material());
+    std::vector<std::string_view> defined(names.begin(), names.end());
+    std::string list = defined.empty() ? "none defined" : quoted_list(defined, 8);
+    r.fail(name_node->pointer, "the name of a material in /materials (" + list + ") or \"default\"",
+           describe(**name_node) + suggestion(name, defined));
+}
+
+}  // namespace wf::scene_json
