@@ -1,0 +1,177 @@
+// read_image / write_image: format dispatch, file access, error messages, and the Radiance
+// RGBE encoder. The PNG and HDR decoders live in io/image_stb.cpp, OpenEXR in io/image_exr.cpp.
+#include "io/image.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <new>
+
+#include "io/image_codecs.h"
+
+namespace wf {
+namespace {
+
+using image_codecs::Bytes;
+
+enum class ImageFormat { png, hdr, exr };
+
+// Keeps messages on one line whatever a third-party decoder put in them.
+std::string one_line(std::string s) {
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    std::replace(s.begin(), s.end(), '\r', ' ');
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+[[noreturn]] void fail(const char* op, const std::string& path, const std::string& problem) {
+    throw ImageError(one_line(std::string(op) + ": " + path + ": " + problem));
+}
+
+ImageFormat format_from_extension(const char* op, const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (ext == ".png") return ImageFormat::png;
+    if (ext == ".hdr") return ImageFormat::hdr;
+    if (ext == ".exr") return ImageFormat::exr;
+    fail(op, path,
+         (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
+             " (expected .png, .hdr or .exr)");
+}
+
+std::string errno_text(int err) { return std::strerror(err != 0 ? err : EIO); }
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+Bytes read_file(const std::string& path) {
+    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+    if (!file) fail("read_image", path, "cannot open: " + errno_text(errno));
+    Bytes data;
+    std::array<uint8_t, 1 << 16> chunk;
+    size_t n = 0;
+    while ((n = std::fread(chunk.data(), 1, chunk.size(), file.get())) > 0)
+        data.insert(data.end(), chunk.begin(), chunk.begin() + n);
+    if (std::ferror(file.get())) fail("read_image", path, "read error: " + errno_text(errno));
+    if (data.empty()) fail("read_image", path, "file is empty");
+    return data;
+}
+
+// Writes all bytes or removes the partial file and throws.
+void write_file(const std::string& path, const Bytes& data) {
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file) fail("write_image", path, "cannot open for writing: " + errno_text(errno));
+    int err = 0;
+    if (std::fwrite(data.data(), 1, data.size(), file) != data.size()) err = errno ? errno : EIO;
+    if (std::fflush(file) != 0 && err == 0) err = errno ? errno : EIO;
+    if (std::fclose(file) != 0 && err == 0) err = errno ? errno : EIO;
+    if (err != 0) {
+        std::remove(path.c_str());
+        fail("write_image", path, "write failed: " + errno_text(err));
+    }
+}
+
+void check_writable_image(const std::string& path, const Image& image) {
+    const std::string dims = std::to_string(image.width) + "x" + std::to_string(image.height);
+    if (image.width == 0 || image.height == 0) fail("write_image", path, "image is empty (" + dims + ")");
+    if (image.pixels.size() != image.pixel_count())
+        fail("write_image", path,
+             "pixel count " + std::to_string(image.pixels.size()) + " does not match " + dims);
+    constexpr uint32_t kMaxDimension = 1u << 24;  // stb_image's limit; tinyexr stores int
+    if (image.width > kMaxDimension || image.height > kMaxDimension)
+        fail("write_image", path, "dimensions " + dims + " exceed 16777216");
+}
+
+// ---- Radiance RGBE ----------------------------------------------------------------------
+// Largest value RGBE holds: mantissa 255 with exponent byte 255, i.e. 255 * 2^(255-136).
+constexpr float kRgbeMax = 255.0f * 0x1p119f;
+
+// Negative and NaN -> 0 (RGBE has no sign and no NaN); +inf and huge -> kRgbeMax.
+float rgbe_representable(float v) { return v > 0.0f ? std::fmin(v, kRgbeMax) : 0.0f; }
+
+// One pixel to RGBE (Ward, Graphics Gems II). The shared exponent e comes from the largest
+// component (max = f * 2^e, f in [0.5, 1)); mantissas are rounded to nearest, so the common
+// decoder c = m * 2^(E - 136) (stb_image, Radiance without its +0.5) returns each channel
+// within 2^(e-9) <= max/256 of its value.
+std::array<uint8_t, 4> to_rgbe(Vec3f c) {
+    const float r = rgbe_representable(c.x), g = rgbe_representable(c.y), b = rgbe_representable(c.z);
+    const float largest = std::fmax(r, std::fmax(g, b));
+    if (largest < 1e-32f) return {0, 0, 0, 0};
+    int e = 0;
+    std::frexp(largest, &e);
+    for (;;) {
+        const double scale = std::ldexp(1.0, 8 - e);
+        const long mr = std::lround(r * scale), mg = std::lround(g * scale), mb = std::lround(b * scale);
+        if (std::max(mr, std::max(mg, mb)) <= 255)
+            return {uint8_t(mr), uint8_t(mg), uint8_t(mb), uint8_t(e + 128)};
+        ++e;  // the largest mantissa rounded up to 256: one more bit of exponent
+    }
+}
+
+}  // namespace
+
+namespace image_codecs {
+
+Bytes encode_hdr(const Image& image) {
+    // Uncompressed scanlines. A flat scanline is never mistaken for an RLE one: that would
+    // need a first pixel (2, 2, b < 128, e), but the largest mantissa of a pixel is >= 128.
+    const std::string header = "#?RADIANCE\n# wavefront\nFORMAT=32-bit_rle_rgbe\n\n-Y " +
+                               std::to_string(image.height) + " +X " + std::to_string(image.width) + "\n";
+    Bytes out(header.begin(), header.end());
+    out.reserve(header.size() + image.pixel_count() * 4);
+    for (const Vec3f& p : image.pixels) {
+        const std::array<uint8_t, 4> rgbe = to_rgbe(p);
+        out.insert(out.end(), rgbe.begin(), rgbe.end());
+    }
+    return out;
+}
+
+}  // namespace image_codecs
+
+void write_image(const std::string& path, const Image& image, float exposure) {
+    const ImageFormat format = format_from_extension("write_image", path);
+    check_writable_image(path, image);
+    Bytes data;
+    try {
+        switch (format) {
+            case ImageFormat::png: data = image_codecs::encode_png(image, exposure); break;
+            case ImageFormat::hdr: data = image_codecs::encode_hdr(image); break;
+            case ImageFormat::exr: data = image_codecs::encode_exr(image); break;
+        }
+    } catch (const ImageError& e) {
+        fail("write_image", path, e.what());
+    } catch (const std::bad_alloc&) {
+        fail("write_image", path, "out of memory while encoding");
+    }
+    write_file(path, data);
+}
+
+Image read_image(const std::string& path) {
+    const ImageFormat format = format_from_extension("read_image", path);
+    const Bytes data = read_file(path);
+    Image image;
+    try {
+        switch (format) {
+            case ImageFormat::png: image = image_codecs::decode_png(data); break;
+            case ImageFormat::hdr: image = image_codecs::decode_hdr(data); break;
+            case ImageFormat::exr: image = image_codecs::decode_exr(data); break;
+        }
+    } catch (const ImageError& e) {
+        fail("read_image", path, e.what());
+    } catch (const std::bad_alloc&) {
+        fail("read_image", path, "out of memory while decoding");
+    }
+    if (image.width == 0 || image.height == 0 || image.pixels.size() != image.pixel_count())
+        fail("read_image", path, "decoder returned an empty or inconsistent image");
+    return image;
+}
+
+}  // namespace wf

@@ -1,0 +1,57 @@
+// Images on the host, and reading/writing them as PNG, Radiance HDR and OpenEXR.
+//
+// Pixels are linear RGB radiance (W/sr/m^2, sRGB/Rec.709 primaries), row-major, row 0 at the
+// top, x to the right (the orientation of the Radiance "-Y H +X W" header).
+//
+// Formats, chosen by the file extension (case-insensitive):
+//   .png  8-bit sRGB through the tone curve of io/tonemap.h (clamp(linear * 2^exposure), sRGB
+//         OETF). Reading applies the inverse curve, so values in [0,1] come back within
+//         quantization error. 16-bit PNGs are read too.
+//   .hdr  Radiance RGBE, linear, uncompressed scanlines ("-Y H +X W"). RGBE has an 8-bit
+//         mantissa shared by the three channels: each channel comes back within
+//         max_component / 256 of its value. It cannot hold negative or non-finite values:
+//         negatives and NaN are written as 0, +inf and values above ~1.7e38 saturate.
+//         Reading accepts RLE and uncompressed files.
+//   .exr  OpenEXR, linear float32 R, G, B, ZIP compressed (lossless: bit-exact round trip,
+//         NaN and inf included). Reading accepts half and float, grey (Y) or RGB(A).
+// Every failure throws ImageError with one line naming the file and the problem.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/math.h"
+
+namespace wf {
+
+class ImageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Image {
+    uint32_t width = 0, height = 0;
+    std::vector<Vec3f> pixels;  // row-major, row 0 = top; width * height entries
+
+    Image() = default;
+    Image(uint32_t w, uint32_t h, Vec3f fill = Vec3f(0.0f))
+        : width(w), height(h), pixels(size_t(w) * h, fill) {}
+
+    Vec3f& at(uint32_t x, uint32_t y) { return pixels[size_t(y) * width + x]; }
+    const Vec3f& at(uint32_t x, uint32_t y) const { return pixels[size_t(y) * width + x]; }
+    size_t pixel_count() const { return size_t(width) * height; }
+    bool empty() const { return pixels.empty(); }
+};
+
+// Writes `image` to `path`, format by extension. `exposure` (stops) scales the PNG tone curve
+// only; .hdr and .exr always store the unscaled linear values. A file that cannot be written
+// completely is removed.
+void write_image(const std::string& path, const Image& image, float exposure = 0.0f);
+
+// Reads a .png, .hdr or .exr file (by extension; the content must match it).
+Image read_image(const std::string& path);
+
+}  // namespace wf

@@ -1,0 +1,191 @@
+// PNG encode/decode and Radiance HDR decode through stb (Debian libstb-dev headers).
+//
+// stb is compiled into this translation unit with STB_IMAGE_STATIC / STB_IMAGE_WRITE_STATIC:
+// every stbi_* symbol is internal to this file, so the engine links statically without
+// libstb.a, and cannot clash with another STB_*_IMPLEMENTATION elsewhere in the program
+// (nor with libstb.so), and nobody else's stbi_set_flip_vertically_on_load affects us.
+// PNG deflate goes through zlib (linked anyway for OpenEXR) instead of stb's own compressor.
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdlib>
+#include <memory>
+
+#include "io/image_codecs.h"
+#include "io/tonemap.h"
+
+namespace {
+unsigned char* wf_stbiw_zlib_compress(unsigned char* data, int data_len, int* out_len, int quality);
+}
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_ONLY_HDR
+#define STBI_NO_STDIO          // read_image reads the file itself
+#define STBI_FAILURE_USERMSG   // "Corrupt PNG" rather than "bad huffman code"
+#include <stb_image.h>
+
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBI_WRITE_NO_STDIO    // write_image writes the file itself
+#define STBIW_ZLIB_COMPRESS wf_stbiw_zlib_compress
+#include <stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace {
+
+// stb_image_write's zlib hook: returns a malloc'ed zlib stream (stb frees it with free()).
+unsigned char* wf_stbiw_zlib_compress(unsigned char* data, int data_len, int* out_len, int quality) {
+    uLongf size = compressBound(static_cast<uLong>(data_len));
+    auto* out = static_cast<unsigned char*>(std::malloc(size));
+    if (!out) return nullptr;
+    const int level = std::clamp(quality, 1, 9);
+    if (compress2(out, &size, data, static_cast<uLong>(data_len), level) != Z_OK || size > INT_MAX) {
+        std::free(out);
+        return nullptr;
+    }
+    *out_len = static_cast<int>(size);
+    return out;
+}
+
+struct StbiFree {
+    void operator()(void* p) const { stbi_image_free(p); }
+};
+
+std::string stbi_reason() {
+    const char* reason = stbi_failure_reason();
+    return reason ? reason : "unknown error";
+}
+
+int checked_length(const wf::image_codecs::Bytes& file) {
+    if (file.size() > static_cast<size_t>(INT_MAX)) throw wf::ImageError("file is larger than 2 GiB");
+    return static_cast<int>(file.size());
+}
+
+// Walks the pixel data of a Radiance file exactly as stb_image's decoder will consume it and
+// reports whether that decoder would run past the end of the file. stb pads a short file with
+// zeros and reports success, and on a short run-length encoded file it loops forever (a run
+// count of 0, read at the end of the file, consumes nothing). Layouts stb rejects by itself
+// (a bad scanline length, a run longer than the scanline) are left for it to report.
+bool radiance_pixels_truncated(const wf::image_codecs::Bytes& file, int width, int height) {
+    // stb reads header lines up to the first empty one, then the resolution line.
+    const uint8_t blank_line[2] = {'\n', '\n'};
+    auto it = std::search(file.begin(), file.end(), blank_line, blank_line + 2);
+    if (it == file.end()) return true;
+    it = std::find(it + 2, file.end(), '\n');
+    if (it == file.end()) return true;
+    size_t pos = size_t(it - file.begin()) + 1;
+    const size_t size = file.size();
+    const size_t flat_bytes = size_t(width) * size_t(height) * 4;
+    auto available = [&](size_t n) { return n <= size - pos; };
+
+    if (width < 8 || width >= 32768) return !available(flat_bytes);
+    for (int y = 0; y < height; ++y) {
+        if (!available(4)) return true;
+        if (file[pos] != 2 || file[pos + 1] != 2 || (file[pos + 2] & 0x80)) {
+            // A flat scanline: stb decodes the whole image as flat pixels from here on.
+            return !available(flat_bytes);
+        }
+        if (((file[pos + 2] << 8) | file[pos + 3]) != width) return false;  // stb: "corrupt HDR"
+        pos += 4;
+        for (int channel = 0; channel < 4; ++channel) {
+            for (int x = 0; x < width;) {
+                if (!available(1)) return true;
+                int count = file[pos++];
+                const bool run = count > 128;
+                if (run) count -= 128;
+                if (count > width - x) return false;  // stb: "bad RLE data in HDR"
+                const size_t payload = run ? 1 : size_t(count);
+                if (!available(payload)) return true;
+                pos += payload;
+                x += count;
+            }
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+namespace wf::image_codecs {
+
+Bytes encode_png(const Image& image, float exposure) {
+    if ((size_t(image.width) * 3 + 1) * image.height > static_cast<size_t>(INT_MAX))
+        throw ImageError("image too large for the PNG writer (" + std::to_string(image.width) + "x" +
+                         std::to_string(image.height) + ")");
+    std::vector<uint8_t> rgb8(image.pixel_count() * 3);
+    for (size_t i = 0; i < image.pixel_count(); ++i) {
+        const Vec3f p = image.pixels[i];
+        rgb8[3 * i + 0] = tonemap_srgb8(p.x, exposure);
+        rgb8[3 * i + 1] = tonemap_srgb8(p.y, exposure);
+        rgb8[3 * i + 2] = tonemap_srgb8(p.z, exposure);
+    }
+    Bytes out;
+    auto append = [](void* context, void* data, int size) {
+        auto* bytes = static_cast<Bytes*>(context);
+        const auto* first = static_cast<const uint8_t*>(data);
+        bytes->insert(bytes->end(), first, first + size);
+    };
+    const int ok = stbi_write_png_to_func(append, &out, static_cast<int>(image.width),
+                                          static_cast<int>(image.height), 3, rgb8.data(),
+                                          static_cast<int>(image.width) * 3);
+    if (!ok || out.empty()) throw ImageError("PNG encoding failed");
+    return out;
+}
+
+Image decode_png(const Bytes& file) {
+    static constexpr std::array<uint8_t, 8> kSignature = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (file.size() < kSignature.size() || !std::equal(kSignature.begin(), kSignature.end(), file.begin()))
+        throw ImageError("not a PNG file (bad signature)");
+    const int length = checked_length(file);
+    int w = 0, h = 0, channels_in_file = 0;
+    Image image;
+    if (stbi_is_16_bit_from_memory(file.data(), length)) {
+        std::unique_ptr<stbi_us, StbiFree> rgb16(
+            stbi_load_16_from_memory(file.data(), length, &w, &h, &channels_in_file, 3));
+        if (!rgb16) throw ImageError("cannot decode PNG: " + stbi_reason());
+        image = Image(static_cast<uint32_t>(w), static_cast<uint32_t>(h));
+        for (size_t i = 0; i < image.pixel_count(); ++i)
+            for (int c = 0; c < 3; ++c) image.pixels[i][c] = srgb_decode(rgb16.get()[3 * i + c] / 65535.0f);
+    } else {
+        std::unique_ptr<stbi_uc, StbiFree> rgb8(
+            stbi_load_from_memory(file.data(), length, &w, &h, &channels_in_file, 3));
+        if (!rgb8) throw ImageError("cannot decode PNG: " + stbi_reason());
+        std::array<float, 256> to_linear;
+        for (int code = 0; code < 256; ++code) to_linear[code] = srgb8_to_linear(uint8_t(code));
+        image = Image(static_cast<uint32_t>(w), static_cast<uint32_t>(h));
+        for (size_t i = 0; i < image.pixel_count(); ++i)
+            for (int c = 0; c < 3; ++c) image.pixels[i][c] = to_linear[rgb8.get()[3 * i + c]];
+    }
+    return image;
+}
+
+Image decode_hdr(const Bytes& file) {
+    const int length = checked_length(file);
+    if (!stbi_is_hdr_from_memory(file.data(), length))
+        throw ImageError("not a Radiance HDR file (no #?RADIANCE or #?RGBE header)");
+    int w = 0, h = 0, channels_in_file = 0;
+    if (!stbi_info_from_memory(file.data(), length, &w, &h, &channels_in_file))
+        throw ImageError("cannot decode Radiance HDR: " + stbi_reason());
+    if (w <= 0 || h <= 0) throw ImageError("Radiance HDR image has no pixels");
+    if (radiance_pixels_truncated(file, w, h)) throw ImageError("Radiance HDR file is truncated");
+    std::unique_ptr<float, StbiFree> rgb(stbi_loadf_from_memory(file.data(), length, &w, &h, &channels_in_file, 3));
+    if (!rgb) throw ImageError("cannot decode Radiance HDR: " + stbi_reason());
+    Image image(static_cast<uint32_t>(w), static_cast<uint32_t>(h));
+    const float* src = rgb.get();
+    for (size_t i = 0; i < image.pixel_count(); ++i) image.pixels[i] = Vec3f(src[3 * i], src[3 * i + 1], src[3 * i + 2]);
+    return image;
+}
+
+}  // namespace wf::image_codecs
