@@ -97,23 +97,20 @@ constexpr float kRgbeMax = 255.0f * 0x1p119f;
 // Negative and NaN -> 0 (RGBE has no sign and no NaN); +inf and huge -> kRgbeMax.
 float rgbe_representable(float v) { return v > 0.0f ? std::fmin(v, kRgbeMax) : 0.0f; }
 
-// One pixel to RGBE (Ward, Graphics Gems II). The shared exponent e comes from the largest
-// component (max = f * 2^e, f in [0.5, 1)); mantissas are rounded to nearest, so the common
-// decoder c = m * 2^(E - 136) (stb_image, Radiance without its +0.5) returns each channel
-// within 2^(e-9) <= max/256 of its value.
+// One pixel to RGBE (Ward, Graphics Gems II; Radiance's setcolr). The shared exponent e comes
+// from the largest component (max = f * 2^e, f in [0.5, 1)); mantissas are truncated, as
+// Radiance, SmallVCM and most writers do, and our reader (decode_hdr) adds half a mantissa
+// step back as Radiance's colr_color does, so a round trip is unbiased and each channel comes
+// back within 2^(e-9) <= max/256 of its value.
 std::array<uint8_t, 4> to_rgbe(Vec3f c) {
     const float r = rgbe_representable(c.x), g = rgbe_representable(c.y), b = rgbe_representable(c.z);
     const float largest = std::fmax(r, std::fmax(g, b));
     if (largest < 1e-32f) return {0, 0, 0, 0};
     int e = 0;
     std::frexp(largest, &e);
-    for (;;) {
-        const double scale = std::ldexp(1.0, 8 - e);
-        const long mr = std::lround(r * scale), mg = std::lround(g * scale), mb = std::lround(b * scale);
-        if (std::max(mr, std::max(mg, mb)) <= 255)
-            return {uint8_t(mr), uint8_t(mg), uint8_t(mb), uint8_t(e + 128)};
-        ++e;  // the largest mantissa rounded up to 256: one more bit of exponent
-    }
+    const double scale = std::ldexp(1.0, 8 - e);  // largest * scale lies in [128, 256)
+    auto mantissa = [&](float v) { return uint8_t(std::min(255.0, std::floor(v * scale))); };
+    return {mantissa(r), mantissa(g), mantissa(b), uint8_t(e + 128)};
 }
 
 }  // namespace

@@ -8,8 +8,10 @@
 //         OETF). Reading applies the inverse curve, so values in [0,1] come back within
 //         quantization error. 16-bit PNGs are read too.
 //   .hdr  Radiance RGBE, linear, uncompressed scanlines ("-Y H +X W"). RGBE has an 8-bit
-//         mantissa shared by the three channels: each channel comes back within
-//         max_component / 256 of its value. It cannot hold negative or non-finite values:
+//         mantissa shared by the three channels, truncated on write (as Radiance and
+//         SmallVCM write it); reading adds half a step back to non-zero mantissas (as
+//         Radiance's colr_color does), so the mean is unbiased and each channel comes back
+//         within max_component / 128 of its value. It cannot hold negative or non-finite values:
 //         negatives and NaN are written as 0, +inf and values above ~1.7e38 saturate.
 //         Reading accepts RLE and uncompressed files.
 //   .exr  OpenEXR, linear float32 R, G, B, ZIP compressed (lossless: bit-exact round trip,

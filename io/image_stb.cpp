@@ -184,7 +184,23 @@ Image decode_hdr(const Bytes& file) {
     if (!rgb) throw ImageError("cannot decode Radiance HDR: " + stbi_reason());
     Image image(static_cast<uint32_t>(w), static_cast<uint32_t>(h));
     const float* src = rgb.get();
-    for (size_t i = 0; i < image.pixel_count(); ++i) image.pixels[i] = Vec3f(src[3 * i], src[3 * i + 1], src[3 * i + 2]);
+    for (size_t i = 0; i < image.pixel_count(); ++i) {
+        Vec3f c(src[3 * i], src[3 * i + 1], src[3 * i + 2]);
+        // stb decodes m * 2^(E-136). Writers truncate the mantissa, so that is biased low by
+        // half a step on average (about 0.3% of the image mean); Radiance's own decoder
+        // (colr_color) adds the half step back, and so do we. The step is 2^(E-136), read off
+        // the largest channel, whose mantissa lies in [128, 256). A zero mantissa stays 0:
+        // black channels (a sun with no blue) are common and exact.
+        float largest = std::fmax(c.x, std::fmax(c.y, c.z));
+        if (largest > 0.0f) {
+            int e = 0;
+            std::frexp(largest, &e);
+            const float half_step = 0.5f * std::ldexp(1.0f, e - 8);
+            for (int k = 0; k < 3; ++k)
+                if (c[k] > 0.0f) c[k] += half_step;
+        }
+        image.pixels[i] = c;
+    }
     return image;
 }
 
