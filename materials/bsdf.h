@@ -1,0 +1,278 @@
+// SmallVCM's BSDF: Lambert + normalised Phong + Fresnel-weighted mirror + smooth glass,
+// one lobe picked per sample by albedo. Reproduces SmallVCM's bsdf.hxx semantics (lobe
+// probabilities, pdfs, Russian roulette probability, grazing rejection), so images and
+// MIS weights match its renders.
+//
+// Direction conventions (as SmallVCM, "Fix" and "Gen"):
+// - The fixed direction is the one the path arrived along, stored pointing BACK toward
+//   where the ray came from: dir_fix = -ray_dir. On a camera path it is the direction
+//   toward the camera (the radiance-outgoing direction); on a light path it points toward
+//   the light (the importance-outgoing direction).
+// - The generated direction `wi_world` (sampled or passed to evaluate) points AWAY from
+//   the surface, along the next ray of the path.
+// - cos values are |cos| against the local frame normal.
+// - BsdfEval::pdf_fwd_w: solid-angle density of generating wi given dir_fix;
+//   BsdfEval::pdf_rev_w: density of generating dir_fix given wi (the reverse walk).
+//   Both include the lobe-selection probabilities, neither includes Russian roulette.
+//
+// Estimators: the path throughput is multiplied by factor * cos_out / pdf_w. For the
+// specular lobes (mirror, glass) `factor` already holds weight / |cos_out| and pdf_w is the
+// discrete lobe probability, so the same formula applies (SmallVCM convention).
+//
+// Lobes: diffuse kd/pi; Phong ks (n+2)/(2 pi) cos^n(alpha) (zero for cos alpha <= 1e-3);
+// mirror F km; refraction (1 - F), NOT scaled by km (SmallVCM; km only scales reflection).
+// Lobe probabilities are proportional to luminance(kd), luminance(ks), F luminance(km) and
+// (1 - F)[ior > 0]. A non-delta sample adds the other non-delta lobe's value and pdf.
+//
+// Sidedness: the frame normal is the geometric normal. With Material::two_sided == 1 it is
+// flipped to the side the ray came from, so diffuse and Phong respond from both sides.
+// With two_sided == 0 (SmallVCM) the diffuse and Phong lobes are zero when the ray arrives
+// from behind the geometric normal; the mirror and glass lobes are unaffected, and a
+// material with no specular lobe is then invalid (is_valid() == false), which is what
+// SmallVCM's all-zero samples and evaluations amount to. Glass always decides inside vs.
+// outside from the geometric normal (the side the normal points to is outside, IOR 1).
+//
+// One knowing departure, selectable: SmallVCM keeps Phong samples that land below the
+// surface (evaluate() calls them 0). PhongHorizon::Reject (default) drops them so that
+// sample() and evaluate() agree; PhongHorizon::SmallVcm reproduces SmallVCM exactly.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "engine/hd.h"
+#include "engine/math.h"
+#include "engine/scene_types.h"
+#include "materials/sampling.h"
+
+namespace wf {
+
+// Phong samples with cos(angle to the mirror direction) <= this are rejected (SmallVCM EPS_PHONG).
+inline constexpr float kEpsPhong = 1e-3f;
+
+// Unpolarised Fresnel reflectance of a smooth dielectric (exact, not Schlick).
+// cos_inc: cosine between the incident direction and the normal; negative means the
+// direction is inside the medium (the normal points to the IOR-1 side). ior < 0: returns 1
+// (SmallVCM's "mirror without Fresnel"). Total internal reflection returns 1.
+WF_HD_INLINE float fresnel_dielectric(float cos_inc, float ior) {
+    if (ior < 0.0f) return 1.0f;
+    float eta = 1.0f / ior;  // eta_incident / eta_transmitted
+    if (cos_inc < 0.0f) {
+        cos_inc = -cos_inc;
+        eta = ior;
+    }
+    float sin_t2 = eta * eta * (1.0f - cos_inc * cos_inc);
+    if (sin_t2 >= 1.0f) return 1.0f;
+    float cos_t = sqrtf(fmaxf(0.0f, 1.0f - sin_t2));
+    float r_par = (cos_inc - eta * cos_t) / (cos_inc + eta * cos_t);
+    float r_perp = (eta * cos_inc - cos_t) / (eta * cos_inc + cos_t);
+    return 0.5f * (r_par * r_par + r_perp * r_perp);
+}
+
+// Refraction of a local direction `w` (pointing away from the surface, on the incident
+// side, either hemisphere) through the plane z = 0. eta = eta_incident / eta_transmitted.
+// Returns false under total internal reflection.
+WF_HD_INLINE bool refract_local(Vec3f w, float eta, Vec3f* transmitted) {
+    float cos_i = fabsf(w.z);
+    float sin_t2 = eta * eta * (1.0f - cos_i * cos_i);
+    if (sin_t2 >= 1.0f) return false;
+    float cos_t = sqrtf(fmaxf(0.0f, 1.0f - sin_t2));
+    *transmitted = {-eta * w.x, -eta * w.y, w.z > 0.0f ? -cos_t : cos_t};
+    return true;
+}
+
+// Mirror of a local direction about the normal (+z).
+WF_HD_INLINE Vec3f reflect_local(Vec3f w) { return {-w.x, -w.y, w.z}; }
+
+// How Phong samples that fall below the surface are treated.
+enum class PhongHorizon : uint32_t {
+    Reject = 0,    // rejected (factor 0), so sample() agrees with evaluate() and pdfs integrate
+    SmallVcm = 1,  // kept, as SmallVCM's SamplePhong does (evaluate() still returns 0 there):
+                   // near-grazing glossy hits then send a few paths through the surface
+};
+
+struct BsdfSample {
+    Vec3f factor{0.0f};  // BSDF value (specular: weight / |cos_out|); black: discard the sample
+    Vec3f wi_world{0.0f};  // sampled direction, unit, pointing away from the surface
+    float pdf_w = 0.0f;    // solid-angle pdf incl. lobe choice (specular: the lobe probability)
+    float cos_out = 0.0f;  // |cos| between wi_world and the frame normal
+    bool specular = false;  // a delta lobe (mirror or refraction) was sampled
+};
+
+struct BsdfEval {
+    Vec3f factor{0.0f};    // BSDF value (non-delta lobes only; delta lobes evaluate to 0)
+    float cos_out = 0.0f;  // |cos| between wi_world and the frame normal
+    float pdf_fwd_w = 0.0f;  // pdf of sampling wi_world from dir_fix
+    float pdf_rev_w = 0.0f;  // pdf of sampling dir_fix from wi_world
+};
+
+class Bsdf {
+public:
+    // ray_dir_world: unit direction the arriving ray travelled along (toward the hit).
+    // geometric_normal: unit geometric normal of the hit primitive (not flipped).
+    // camera_path: true on camera (eye) sub-paths; scales refraction by (eta_i/eta_t)^2.
+    WF_HD static Bsdf make(const Material& m, Vec3f ray_dir_world, Vec3f geometric_normal,
+                           bool camera_path, PhongHorizon phong_horizon = PhongHorizon::Reject) {
+        Bsdf b;
+        float cos_geo = -dot(ray_dir_world, geometric_normal);  // > 0: arrives on the normal's side
+        // Reject rays too parallel to the tangent plane.
+        if (!(fabsf(cos_geo) >= kEpsCosine)) return b;
+
+        Vec3f n = geometric_normal;
+        if (m.two_sided != 0 && cos_geo < 0.0f) n = -n;
+        b.frame_ = Frame::from_z(n);
+        b.local_fix_ = b.frame_.to_local(-ray_dir_world);
+
+        b.kd_ = m.kd;
+        b.ks_ = m.ks;
+        b.km_ = m.km;
+        b.phong_exponent_ = m.phong_exponent;
+        b.camera_path_ = camera_path;
+        b.phong_horizon_ = phong_horizon;
+        b.eta_ = cos_geo < 0.0f ? m.ior : 1.0f / m.ior;
+
+        // Lobe probabilities proportional to albedo (luminance); refraction albedo is 1.
+        b.fresnel_ = fresnel_dielectric(cos_geo, m.ior);
+        float a_diffuse = luminance(m.kd);
+        float a_phong = luminance(m.ks);
+        float a_reflect = b.fresnel_ * luminance(m.km);
+        float a_refract = m.ior > 0.0f ? 1.0f - b.fresnel_ : 0.0f;
+        float total = a_diffuse + a_phong + a_reflect + a_refract;
+        if (total >= 1e-9f) {
+            float inv = 1.0f / total;
+            b.prob_diffuse_ = a_diffuse * inv;
+            b.prob_phong_ = a_phong * inv;
+            b.prob_reflect_ = a_reflect * inv;
+            b.prob_refract_ = a_refract * inv;
+            // Max reflectance component, so a path's weight never grows through RR
+            // (F = 1 without IOR, so the refraction term vanishes there).
+            b.continuation_prob_ =
+                clampf(max_component(m.kd + m.ks + b.fresnel_ * m.km) + (1.0f - b.fresnel_), 0.0f, 1.0f);
+        }
+        b.delta_ = b.prob_diffuse_ == 0.0f && b.prob_phong_ == 0.0f;
+
+        // One-sided surface seen from behind: only the specular lobes could respond.
+        bool back_one_sided = m.two_sided == 0 && cos_geo < 0.0f;
+        b.valid_ = !(back_one_sided && b.prob_reflect_ == 0.0f && b.prob_refract_ == 0.0f);
+        return b;
+    }
+
+    WF_HD bool is_valid() const { return valid_; }
+    // No non-delta lobe: evaluate() is always 0, and sample() returns only specular samples.
+    WF_HD bool is_delta() const { return delta_; }
+    // Russian roulette survival probability, clamp(max(kd + ks + F km) + (1 - F), 0, 1).
+    WF_HD float continuation_prob() const { return continuation_prob_; }
+    // |cos| between the arriving direction and the frame normal.
+    WF_HD float cos_theta_fix() const { return fabsf(local_fix_.z); }
+    // Unit direction back toward where the ray came from (= -ray_dir_world).
+    WF_HD Vec3f world_dir_fix() const { return frame_.to_world(local_fix_); }
+    // Frame normal: the geometric normal, flipped to the arriving side on two-sided materials.
+    WF_HD Vec3f normal() const { return frame_.z; }
+    WF_HD const Frame& frame() const { return frame_; }
+    WF_HD float fresnel() const { return fresnel_; }
+
+    // Picks a lobe with u2, samples a direction with (u0, u1).
+    WF_HD BsdfSample sample(float u0, float u1, float u2) const {
+        BsdfSample s;
+        if (!valid_) return s;
+        Vec3f local;
+        Vec3f factor{0.0f};
+        float pdf = 0.0f;
+        if (u2 < prob_diffuse_) {
+            if (local_fix_.z < kEpsCosine) return s;
+            local = sample_cos_hemisphere(u0, u1);
+            pdf = prob_diffuse_ * cos_hemisphere_pdf_w(local.z);
+            factor = kd_ * kInvPi;
+            add_phong(local, &factor, &pdf, nullptr);
+        } else if (u2 < prob_diffuse_ + prob_phong_) {
+            if (local_fix_.z < kEpsCosine) return s;
+            Vec3f r = reflect_local(local_fix_);
+            local = Frame::from_z(r).to_world(sample_power_cos_hemisphere(u0, u1, phong_exponent_));
+            if (phong_horizon_ == PhongHorizon::Reject && local.z < kEpsCosine) return s;
+            float cos_r = dot(r, local);
+            if (cos_r <= kEpsPhong) return s;
+            // pdf recomputed from the direction, exactly as evaluate() does (MIS consistency).
+            phong_lobe(cos_r, &factor, &pdf, nullptr);
+            add_diffuse(local, &factor, &pdf, nullptr);
+        } else if (u2 < prob_diffuse_ + prob_phong_ + prob_reflect_) {
+            local = reflect_local(local_fix_);
+            pdf = prob_reflect_;
+            // The estimator multiplies by cos; a mirror must not, so divide here.
+            factor = km_ * (fresnel_ / fabsf(local.z));
+            s.specular = true;
+        } else {
+            if (prob_refract_ == 0.0f) return s;
+            if (!refract_local(local_fix_, eta_, &local)) return s;  // total internal reflection
+            pdf = prob_refract_;
+            // Radiance is compressed by (eta_i/eta_t)^2 crossing the interface; only camera
+            // paths carry radiance (light paths carry importance, which is not scaled).
+            float w = 1.0f - fresnel_;
+            if (camera_path_) w *= eta_ * eta_;
+            factor = Vec3f(w / fabsf(local.z));
+            s.specular = true;
+        }
+        float cos_out = fabsf(local.z);
+        if (cos_out < kEpsCosine || is_black(factor)) return BsdfSample{};
+        s.factor = factor;
+        s.wi_world = frame_.to_world(local);
+        s.pdf_w = pdf;
+        s.cos_out = cos_out;
+        return s;
+    }
+
+    // Non-delta lobes for a given generated direction (e.g. toward a light or a light vertex).
+    WF_HD BsdfEval evaluate(Vec3f wi_world) const {
+        BsdfEval e;
+        if (!valid_) return e;
+        Vec3f local = frame_.to_local(wi_world);
+        if (local.z * local_fix_.z < 0.0f) return e;  // no non-delta transmission
+        e.cos_out = fabsf(local.z);
+        add_diffuse(local, &e.factor, &e.pdf_fwd_w, &e.pdf_rev_w);
+        add_phong(local, &e.factor, &e.pdf_fwd_w, &e.pdf_rev_w);
+        return e;
+    }
+
+private:
+    // Lambert lobe: value kd/pi; pdfs include the lobe probability.
+    WF_HD void add_diffuse(Vec3f local, Vec3f* f, float* pdf_fwd, float* pdf_rev) const {
+        if (prob_diffuse_ == 0.0f) return;
+        if (local_fix_.z < kEpsCosine || local.z < kEpsCosine) return;
+        *f += kd_ * kInvPi;
+        *pdf_fwd += prob_diffuse_ * local.z * kInvPi;
+        if (pdf_rev) *pdf_rev += prob_diffuse_ * local_fix_.z * kInvPi;
+    }
+
+    // Modified normalised Phong: ks (n+2)/(2 pi) cos^n(alpha), alpha to the mirror direction;
+    // sampled with a cos^n lobe, a density symmetric in the two directions.
+    WF_HD void add_phong(Vec3f local, Vec3f* f, float* pdf_fwd, float* pdf_rev) const {
+        if (prob_phong_ == 0.0f) return;
+        if (local_fix_.z < kEpsCosine || local.z < kEpsCosine) return;
+        float cos_r = dot(reflect_local(local_fix_), local);
+        if (cos_r <= kEpsPhong) return;
+        phong_lobe(cos_r, f, pdf_fwd, pdf_rev);
+    }
+
+    // Value and pdf of the Phong lobe at cos(alpha) = cos_r > kEpsPhong.
+    WF_HD void phong_lobe(float cos_r, Vec3f* f, float* pdf_fwd, float* pdf_rev) const {
+        float lobe = powf(cos_r, phong_exponent_);
+        float pdf = prob_phong_ * (phong_exponent_ + 1.0f) * lobe * (0.5f * kInvPi);
+        *f += ks_ * ((phong_exponent_ + 2.0f) * (0.5f * kInvPi) * lobe);
+        *pdf_fwd += pdf;
+        if (pdf_rev) *pdf_rev += pdf;
+    }
+
+    Frame frame_{};
+    Vec3f local_fix_{0.0f, 0.0f, 1.0f};  // toward where the ray came from, in frame_
+    Vec3f kd_{0.0f}, ks_{0.0f}, km_{0.0f};
+    float phong_exponent_ = 1.0f;
+    float eta_ = 1.0f;      // eta on the arriving side / eta on the other side (glass)
+    float fresnel_ = 1.0f;  // F for the arriving direction; 1 without IOR
+    float prob_diffuse_ = 0.0f, prob_phong_ = 0.0f, prob_reflect_ = 0.0f, prob_refract_ = 0.0f;
+    float continuation_prob_ = 0.0f;
+    PhongHorizon phong_horizon_ = PhongHorizon::Reject;
+    bool valid_ = false;
+    bool delta_ = true;
+    bool camera_path_ = true;
+};
+
+}  // namespace wf

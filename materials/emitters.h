@@ -1,0 +1,276 @@
+// Light sources with SmallVCM's sampling (lights.hxx): next-event sampling (illuminate),
+// radiance of an emitter a path hits (radiance_on_hit, environment_radiance), and
+// particle emission for light sub-paths (emit).
+//
+// Units: area and environment lights carry radiance (W/sr/m^2), point lights radiant
+// intensity (W/sr), directional lights irradiance at normal incidence (W/m^2).
+// Area lights are one-sided: they emit into the hemisphere of their geometric normal
+// (triangles: normalize(cross(p1-p0, p2-p0)); spheres: outward, inward with kPrimFlipNormal).
+// Area lights are sampled uniformly by area (triangles with the sqrt barycentric mapping,
+// spheres over their whole surface).
+//
+// Densities: "_w" per unit solid angle, "_a" per unit area. None of them includes the
+// light-pick probability: the integrator multiplies by it (SmallVCM picks uniformly).
+// Infinite lights (directional, environment) use the scene bounding sphere: their
+// particles start on a disc of radius R at centre - R*dir, so their emission pdf carries
+// the disc's 1/(pi R^2). As in SmallVCM, the environment's "area" pdf is a solid-angle pdf.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "engine/hd.h"
+#include "engine/math.h"
+#include "engine/scene_types.h"
+#include "materials/sampling.h"
+
+namespace wf {
+
+// Distance reported for lights at infinity; shadow rays toward them use it as t_max.
+// Finite and small enough that its square (1e36) stays finite in float, yet far beyond
+// any scene. Never compare it for equality; use DirectSample::is_infinite.
+inline constexpr float kInfiniteLightDistance = 1e18f;
+
+// Geometry the emitters need; a view of the device (or host) scene arrays.
+// Primitive ids: [0, num_triangles) triangles, then spheres (see PrimInfo).
+struct EmitterContext {
+    const Triangle* triangles = nullptr;
+    uint32_t num_triangles = 0;
+    const Sphere* spheres = nullptr;
+    const PrimInfo* prims = nullptr;  // may be null: no flags (sphere normals outward)
+    SceneSphere scene_sphere{};
+};
+
+// Next-event sample toward a light (SmallVCM Illuminate).
+struct DirectSample {
+    Vec3f radiance{0.0f};       // arriving radiance (point: intensity; directional: irradiance); black: no contribution
+    Vec3f dir_to_light{0.0f};   // unit, from the receiver toward the light
+    float distance = 0.0f;      // to the sampled point; kInfiniteLightDistance for infinite lights
+    float pdf_direct_w = 0.0f;  // solid-angle pdf of this direction at the receiver (point: dist^2, directional: 1)
+    float pdf_emission_w = 0.0f;  // pdf that emit() produces the reverse particle (position and direction)
+    float cos_at_light = 0.0f;  // cos between the light normal and -dir_to_light; 1 for non-area lights
+    bool is_delta = false;      // point, directional: cannot be hit by BSDF sampling
+    bool is_infinite = false;   // directional, environment
+};
+
+// Radiance of an emitter found by a ray (SmallVCM GetRadiance).
+struct EmitterHit {
+    Vec3f radiance{0.0f};       // black from behind an area light
+    float pdf_direct_a = 0.0f;  // area pdf of illuminate() choosing this point (environment: solid angle)
+    float pdf_emission_w = 0.0f;  // pdf of emit() producing a particle along -ray_dir from there
+};
+
+// A particle leaving a light (SmallVCM Emit).
+struct EmissionSample {
+    Vec3f origin{0.0f};
+    Vec3f dir{0.0f, 0.0f, 1.0f};  // unit, the direction the particle travels
+    Vec3f energy{0.0f};  // radiance * cos (area), intensity (point), irradiance (directional), radiance (env)
+    float pdf_emission_w = 0.0f;  // pdf of (origin, dir): area pdf x solid-angle pdf
+    float pdf_direct_a = 0.0f;    // illuminate()'s pdf of choosing this origin (area; 1 for delta; env: solid angle)
+    float cos_light = 1.0f;       // cos between the light normal and dir; 1 for non-area lights
+};
+
+WF_HD_INLINE bool light_is_delta(const Light& l) {
+    return l.type == LightType::Point || l.type == LightType::Directional;
+}
+WF_HD_INLINE bool light_is_infinite(const Light& l) {
+    return l.type == LightType::Directional || l.type == LightType::Environment;
+}
+
+// ---- Emitting surfaces ------------------------------------------------------------------
+struct EmitterPoint {
+    Vec3f position;
+    Vec3f normal;  // unit, the emitting side
+    float inv_area = 0.0f;
+};
+
+WF_HD_INLINE bool emitter_is_sphere(const EmitterContext& ctx, uint32_t prim) {
+    return prim >= ctx.num_triangles;
+}
+
+WF_HD_INLINE float emitter_normal_sign(const EmitterContext& ctx, uint32_t prim) {
+    return (ctx.prims != nullptr && (ctx.prims[prim].flags & kPrimFlipNormal)) ? -1.0f : 1.0f;
+}
+
+WF_HD_INLINE float emitter_inv_area(const EmitterContext& ctx, uint32_t prim) {
+    if (emitter_is_sphere(ctx, prim)) {
+        float r = ctx.spheres[prim - ctx.num_triangles].radius;
+        return 1.0f / (4.0f * kPi * r * r);
+    }
+    const Triangle& t = ctx.triangles[prim];
+    return 2.0f / length(cross(t.p1 - t.p0, t.p2 - t.p0));
+}
+
+// Emitting-side normal of `prim` at a point on it.
+WF_HD_INLINE Vec3f emitter_normal(const EmitterContext& ctx, uint32_t prim, Vec3f p) {
+    if (emitter_is_sphere(ctx, prim)) {
+        const Sphere& s = ctx.spheres[prim - ctx.num_triangles];
+        return normalize(p - s.center) * emitter_normal_sign(ctx, prim);
+    }
+    const Triangle& t = ctx.triangles[prim];
+    return normalize(cross(t.p1 - t.p0, t.p2 - t.p0));
+}
+
+// Uniform point on the primitive (density inv_area).
+WF_HD_INLINE EmitterPoint sample_emitter_point(const EmitterContext& ctx, uint32_t prim, float u0, float u1) {
+    EmitterPoint ep;
+    if (emitter_is_sphere(ctx, prim)) {
+        const Sphere& s = ctx.spheres[prim - ctx.num_triangles];
+        Vec3f d = sample_uniform_sphere(u0, u1);
+        ep.position = s.center + s.radius * d;
+        ep.normal = d * emitter_normal_sign(ctx, prim);
+        ep.inv_area = 1.0f / (4.0f * kPi * s.radius * s.radius);
+        return ep;
+    }
+    const Triangle& t = ctx.triangles[prim];
+    Vec3f e1 = t.p1 - t.p0, e2 = t.p2 - t.p0;
+    Vec3f c = cross(e1, e2);
+    float len = length(c);
+    Vec2f b = sample_uniform_triangle(u0, u1);
+    ep.position = t.p0 + e1 * b.x + e2 * b.y;
+    ep.normal = c / len;
+    ep.inv_area = 2.0f / len;
+    return ep;
+}
+
+// Density of a particle starting uniformly on a disc covering the scene sphere.
+WF_HD_INLINE float infinite_light_position_pdf_a(const EmitterContext& ctx) {
+    float r = ctx.scene_sphere.radius;
+    return concentric_disk_pdf_a() / (r * r);
+}
+
+// ---- Next-event estimation --------------------------------------------------------------
+// (u0, u1): position on an area light, or direction for the environment.
+WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& ctx, Vec3f receiver,
+                                     float u0, float u1) {
+    DirectSample ds;
+    ds.is_delta = light_is_delta(light);
+    ds.is_infinite = light_is_infinite(light);
+    switch (light.type) {
+    case LightType::Area: {
+        EmitterPoint ep = sample_emitter_point(ctx, light.prim, u0, u1);
+        Vec3f to_light = ep.position - receiver;
+        float dist2 = length_squared(to_light);
+        if (!(dist2 > 0.0f)) return ds;
+        ds.distance = sqrtf(dist2);
+        ds.dir_to_light = to_light / ds.distance;
+        float cos_light = dot(ep.normal, -ds.dir_to_light);
+        if (cos_light < kEpsCosine) return ds;  // behind or grazing the emitting side
+        ds.pdf_direct_w = ep.inv_area * dist2 / cos_light;
+        ds.pdf_emission_w = ep.inv_area * cos_light * kInvPi;
+        ds.cos_at_light = cos_light;
+        ds.radiance = light.radiance;
+        return ds;
+    }
+    case LightType::Point: {
+        Vec3f to_light = light.position - receiver;
+        float dist2 = length_squared(to_light);
+        if (!(dist2 > 0.0f)) return ds;
+        ds.distance = sqrtf(dist2);
+        ds.dir_to_light = to_light / ds.distance;
+        ds.pdf_direct_w = dist2;  // so that radiance * cos / pdf = I cos / d^2
+        ds.pdf_emission_w = uniform_sphere_pdf_w();
+        ds.cos_at_light = 1.0f;
+        ds.radiance = light.radiance;
+        return ds;
+    }
+    case LightType::Directional: {
+        ds.dir_to_light = -light.direction;
+        ds.distance = kInfiniteLightDistance;
+        ds.pdf_direct_w = 1.0f;
+        ds.pdf_emission_w = infinite_light_position_pdf_a(ctx);
+        ds.cos_at_light = 1.0f;
+        ds.radiance = light.radiance;
+        return ds;
+    }
+    case LightType::Environment: {
+        ds.dir_to_light = sample_uniform_sphere(u0, u1);
+        ds.distance = kInfiniteLightDistance;
+        ds.pdf_direct_w = uniform_sphere_pdf_w();
+        ds.pdf_emission_w = ds.pdf_direct_w * infinite_light_position_pdf_a(ctx);
+        ds.cos_at_light = 1.0f;
+        ds.radiance = light.radiance;
+        return ds;
+    }
+    }
+    return ds;
+}
+
+// ---- Emitters hit by a ray --------------------------------------------------------------
+// An area light's primitive `prim` hit at `hit_point` by a ray travelling along `ray_dir`.
+// Black when the ray arrives from behind the emitting side, or for a non-area light.
+WF_HD_INLINE EmitterHit radiance_on_hit(const Light& area, const EmitterContext& ctx, uint32_t prim,
+                                        Vec3f hit_point, Vec3f ray_dir) {
+    EmitterHit h;
+    if (area.type != LightType::Area) return h;
+    float cos_light = dot(emitter_normal(ctx, prim, hit_point), -ray_dir);
+    if (!(cos_light > 0.0f)) return h;
+    float inv_area = emitter_inv_area(ctx, prim);
+    h.radiance = area.radiance;
+    h.pdf_direct_a = inv_area;
+    h.pdf_emission_w = inv_area * cos_hemisphere_pdf_w(cos_light);
+    return h;
+}
+
+// Radiance of the environment seen along `ray_dir` (an escaped ray).
+// pdf_direct_a is the solid-angle pdf of illuminate() choosing this direction.
+WF_HD_INLINE EmitterHit environment_radiance(const Light& env, const EmitterContext& ctx, Vec3f ray_dir) {
+    (void)ray_dir;  // constant environment; an image-based one would look ray_dir up
+    EmitterHit h;
+    if (env.type != LightType::Environment) return h;
+    h.radiance = env.radiance;
+    h.pdf_direct_a = uniform_sphere_pdf_w();
+    h.pdf_emission_w = h.pdf_direct_a * infinite_light_position_pdf_a(ctx);
+    return h;
+}
+
+// ---- Particle emission ------------------------------------------------------------------
+// (u0, u1): direction, (u2, u3): position (SmallVCM's draw order: direction pair first).
+// A light sub-path starts with throughput energy / (pick_prob * pdf_emission_w).
+WF_HD_INLINE EmissionSample emit(const Light& light, const EmitterContext& ctx, float u0, float u1,
+                                 float u2, float u3) {
+    EmissionSample es;
+    switch (light.type) {
+    case LightType::Area: {
+        EmitterPoint ep = sample_emitter_point(ctx, light.prim, u2, u3);
+        Vec3f local = sample_cos_hemisphere(u0, u1);
+        es.pdf_emission_w = ep.inv_area * cos_hemisphere_pdf_w(local.z);
+        // A particle cannot be refused here; bias a grazing direction to a valid angle.
+        local.z = fmaxf(local.z, kEpsCosine);
+        es.origin = ep.position;
+        es.dir = Frame::from_z(ep.normal).to_world(local);
+        es.energy = light.radiance * local.z;
+        es.pdf_direct_a = ep.inv_area;
+        es.cos_light = local.z;
+        return es;
+    }
+    case LightType::Point: {
+        es.origin = light.position;
+        es.dir = sample_uniform_sphere(u0, u1);
+        es.energy = light.radiance;
+        es.pdf_emission_w = uniform_sphere_pdf_w();
+        es.pdf_direct_a = 1.0f;
+        es.cos_light = 1.0f;
+        return es;
+    }
+    case LightType::Directional:
+    case LightType::Environment: {
+        bool env = light.type == LightType::Environment;
+        Vec3f d = env ? sample_uniform_sphere(u0, u1) : light.direction;
+        Vec2f xy = sample_concentric_disk(u2, u3);
+        Frame f = Frame::from_z(d);
+        float r = ctx.scene_sphere.radius;
+        es.origin = ctx.scene_sphere.center + r * (-d + f.x * xy.x + f.y * xy.y);
+        es.dir = d;
+        es.energy = light.radiance;
+        float dir_pdf = env ? uniform_sphere_pdf_w() : 1.0f;
+        es.pdf_emission_w = dir_pdf * infinite_light_position_pdf_a(ctx);
+        es.pdf_direct_a = dir_pdf;  // directional: 1 (delta); environment: solid angle
+        es.cos_light = 1.0f;
+        return es;
+    }
+    }
+    return es;
+}
+
+}  // namespace wf
