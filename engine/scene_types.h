@@ -44,7 +44,7 @@ struct PrimInfo {
 struct Material {
     Vec3f kd{0.0f};             // diffuse reflectance
     Vec3f ks{0.0f};             // Phong reflectance
-    Vec3f km{0.0f};             // mirror reflectance (scales reflection and refraction)
+    Vec3f km{0.0f};             // mirror reflectance (scales the reflected lobe; refraction is 1-F, as SmallVCM)
     float phong_exponent = 1.0f;
     float ior = -1.0f;          // < 0: no refraction, mirror Fresnel weight 1
     uint32_t two_sided = 1;     // 0: SmallVCM one-sided surfaces (black from behind the geometric normal)
