@@ -4,6 +4,7 @@
 //
 //   build/bin/bench_pt [--backend auto|cuda|cpu] [--passes N] [--warmup N] [--json FILE]
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -54,10 +55,14 @@ int main(int argc, char** argv) {
         {"smallvcm-s1-512", "scenes/smallvcm/s1-area.json", 512, 512, 10},
         {"cornell-box-1024", "scenes/cornell-box.json", 1024, 1024, 10},
     };
+    // Scenes come from the repository: WF_SOURCE_DIR in the environment (a build
+    // carried to another machine), else the source folder this was built from.
+    const char* env_dir = std::getenv("WF_SOURCE_DIR");
+    const std::string source_dir = env_dir && *env_dir ? env_dir : WF_SOURCE_DIR;
     nlohmann::json report = nlohmann::json::array();
     try {
         for (const BenchCase& c : cases) {
-            wf::HostScene scene = wf::load_scene(std::string(WF_SOURCE_DIR) + "/" + c.scene);
+            wf::HostScene scene = wf::load_scene(source_dir + "/" + c.scene);
             wf::RenderOptions o;
             o.settings = scene.settings;
             o.settings.width = c.width;

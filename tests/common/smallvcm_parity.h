@@ -21,13 +21,14 @@
 #include "io/image.h"
 #include "io/image_metrics.h"
 #include "io/scene_loader.h"
+#include "tests/common/source_dir.h"
 
 namespace wf::test {
 
 inline void check_smallvcm_parity(const std::string& scene_file, const std::string& reference_file,
                                   BackendKind backend, uint32_t spp) {
-    HostScene scene = load_scene(std::string(WF_SOURCE_DIR) + "/scenes/smallvcm/" + scene_file);
-    Image reference = read_image(std::string(WF_SOURCE_DIR) + "/tests/data/smallvcm/" + reference_file);
+    HostScene scene = load_scene(test::source_dir() + "/scenes/smallvcm/" + scene_file);
+    Image reference = read_image(test::source_dir() + "/tests/data/smallvcm/" + reference_file);
     ASSERT_EQ(reference.width, 128u);
 
     RenderOptions o;

@@ -8,6 +8,7 @@
 #include "engine/render.h"
 #include "io/image_metrics.h"
 #include "io/scene_loader.h"
+#include "tests/common/source_dir.h"
 #include "tests/gpu/gpu_test_support.h"
 
 namespace wf {
@@ -16,7 +17,7 @@ TEST(CpuGpuAgreement, SameSeedGivesSameImage) {
     WF_REQUIRE_CUDA_DEVICE();
     for (const char* file : {"scenes/smallvcm/s1-area.json", "scenes/smallvcm/s3-background.json",
                              "scenes/cornell-box.json"}) {
-        HostScene scene = load_scene(std::string(WF_SOURCE_DIR) + "/" + file);
+        HostScene scene = load_scene(test::source_dir() + "/" + file);
         RenderOptions o;
         o.settings = scene.settings;
         o.settings.width = o.settings.height = 96;

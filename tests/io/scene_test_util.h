@@ -8,16 +8,9 @@
 
 #include "io/scene_loader.h"
 
-namespace wf::test {
+#include "tests/common/source_dir.h"
 
-// Repository root: CMake passes WF_SOURCE_DIR; a standalone build falls back to this file's location.
-inline std::string source_dir() {
-#ifdef WF_SOURCE_DIR
-    return WF_SOURCE_DIR;
-#else
-    return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
-#endif
-}
+namespace wf::test {
 
 inline std::string scene_path(const std::string& relative) { return source_dir() + "/" + relative; }
 
