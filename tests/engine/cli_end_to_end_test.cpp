@@ -1,0 +1,111 @@
+// The `wavefront` binary end to end: bad input gives exit code 2 and one clear
+// line on stderr, never a crash; a good render writes its image and says which
+// backend ran.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/common/source_dir.h"
+
+namespace wf {
+namespace {
+
+struct RunResult {
+    int exit_code = -1;
+    std::string stdout_text, stderr_text;
+};
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+RunResult run_wavefront(const std::string& args) {
+    // ctest runs tests in parallel processes: one pair of capture files per process.
+    const std::string dir = testing::TempDir() + "/wf_cli_" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
+    std::string cmd = std::string("'") + WF_BINARY + "' " + args + " >'" + out + "' 2>'" + err + "'";
+    int status = std::system(cmd.c_str());
+    RunResult r;
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    else r.exit_code = 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);  // a crash
+    r.stdout_text = read_file(out);
+    r.stderr_text = read_file(err);
+    return r;
+}
+
+size_t line_count(const std::string& s) {
+    size_t n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+TEST(CliEndToEnd, EveryBadSceneFileExitsWithCode2AndOneLineNamingTheFile) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(test::source_dir()) / "tests/io/bad_scenes";
+    size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json") continue;
+        ++files;
+        const std::string file = entry.path().string();
+        RunResult r = run_wavefront("render '" + file + "' -o '" + testing::TempDir() + "/bad.png' --backend cpu");
+        EXPECT_EQ(r.exit_code, 2) << file << "\n" << r.stderr_text;
+        EXPECT_EQ(line_count(r.stderr_text), 1u) << file << "\n" << r.stderr_text;
+        EXPECT_NE(r.stderr_text.find(entry.path().filename().string()), std::string::npos) << r.stderr_text;
+    }
+    EXPECT_GE(files, 12u);
+}
+
+TEST(CliEndToEnd, MissingSceneFileExitsWithCode2) {
+    RunResult r = run_wavefront("render /nonexistent/scene.json --backend cpu");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.stderr_text.find("/nonexistent/scene.json"), std::string::npos) << r.stderr_text;
+}
+
+TEST(CliEndToEnd, BadArgumentsExitWithCode2) {
+    const std::string scene = "'" + test::source_dir() + "/scenes/cornell-box.json'";
+    for (const std::string args : {"render " + scene + " --spp zero", "render " + scene + " --width 0",
+                                   "render " + scene + " -o out.jpg", "render " + scene + " --integrator vcm",
+                                   std::string("frobnicate"), std::string("render")}) {
+        RunResult r = run_wavefront(args);
+        EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.stderr_text;
+        EXPECT_EQ(line_count(r.stderr_text), 1u) << args << "\n" << r.stderr_text;
+    }
+}
+
+TEST(CliEndToEnd, RenderWritesTheImageAndNamesTheBackend) {
+    const std::string dir = testing::TempDir() + "/wf_e2e_" + std::to_string(getpid());
+    const std::string out = dir + "/new_folder/cornell.png";  // the folder is created
+    std::filesystem::remove_all(dir);
+    RunResult r = run_wavefront("render '" + test::source_dir() +
+                                "/scenes/cornell-box.json' -o '" + out + "' --width 32 --height 24 --spp 2 --backend cpu");
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    EXPECT_TRUE(std::filesystem::exists(out));
+    EXPECT_NE(r.stdout_text.find("on CPU"), std::string::npos) << r.stdout_text;
+    EXPECT_NE(r.stdout_text.find("32x24, 2 spp"), std::string::npos) << r.stdout_text;
+}
+
+TEST(CliEndToEnd, StatsFileHasStagesAndQueueSizes) {
+    const std::string stats = testing::TempDir() + "/wf_stats_" + std::to_string(getpid()) + ".json";
+    RunResult r = run_wavefront("render '" + test::source_dir() + "/scenes/cornell-box.json' -o '" +
+                                testing::TempDir() + "/s.exr' --width 16 --height 16 --spp 1 --backend cpu --quiet "
+                                "--stats '" + stats + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    std::string text = read_file(stats);
+    for (const char* key : {"\"stages\"", "\"intersect_closest\"", "\"shade_surface\"", "\"compact\"",
+                            "\"queue_sizes_per_bounce\"", "\"msamples_per_second\""})
+        EXPECT_NE(text.find(key), std::string::npos) << key;
+}
+
+}  // namespace
+}  // namespace wf
