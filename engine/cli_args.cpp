@@ -77,8 +77,9 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
     }
     if (out.scene_path.empty()) throw UsageError("render: missing SCENE file");
     if (out.spp && *out.spp == 0) throw UsageError("--spp: expected at least 1");
-    if (out.width && (*out.width == 0 || *out.width > 16384)) throw UsageError("--width: expected 1..16384");
-    if (out.height && (*out.height == 0 || *out.height > 16384)) throw UsageError("--height: expected 1..16384");
+    const std::string side = "expected 1.." + std::to_string(kMaxFilmSide);
+    if (out.width && (*out.width == 0 || *out.width > kMaxFilmSide)) throw UsageError("--width: " + side);
+    if (out.height && (*out.height == 0 || *out.height > kMaxFilmSide)) throw UsageError("--height: " + side);
     if (out.max_depth && (*out.max_depth == 0 || *out.max_depth > 1024))
         throw UsageError("--max-depth: expected 1..1024");
     if (out.integrator && *out.integrator != "pt")

@@ -44,6 +44,12 @@ void prepare_output_path(const std::string& output) {
     if (ec) throw wf::UsageError(output + ": cannot create folder '" + dir.string() + "': " + ec.message());
 }
 
+// Opens (and truncates) a file we will write after the render, so a bad path fails now.
+void check_writable(const std::string& path) {
+    std::ofstream f(path);
+    if (!f) throw wf::UsageError(path + ": cannot open for writing");
+}
+
 int print_info() {
     std::printf("wavefront backends:\n  cpu: available\n");
     std::string why;
@@ -69,6 +75,12 @@ int run_render(const wf::CliArgs& args) {
     if (output.empty()) output = "out/" + std::filesystem::path(args.scene_path).stem().string() + ".png";
     // Fail on an unusable output name before spending time rendering.
     prepare_output_path(output);
+    if (!args.stats_path.empty()) check_writable(args.stats_path);
+    const uint64_t pixels = uint64_t(options.settings.width) * options.settings.height;
+    if (pixels > wf::kMaxFilmPixels)
+        throw wf::UsageError("film of " + std::to_string(options.settings.width) + "x" +
+                             std::to_string(options.settings.height) + " pixels: expected at most " +
+                             std::to_string(wf::kMaxFilmPixels) + " pixels");
 
     const bool terminal = isatty(fileno(stderr)) && !args.quiet;
     auto start = std::chrono::steady_clock::now();
@@ -85,6 +97,7 @@ int run_render(const wf::CliArgs& args) {
     if (!args.stats_path.empty()) {
         std::ofstream f(args.stats_path);
         f << wf::render_stats_json(result, options.settings, args.scene_path);
+        f.close();
         if (!f) throw std::runtime_error(args.stats_path + ": cannot write the statistics file");
         if (!args.quiet) wf::print_stage_table(std::cout, result);
     }
@@ -121,9 +134,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "wavefront: %s\n", e.what());
         return kExitBadInput;
     } catch (const wf::UsageError& e) {
-        std::fprintf(stderr, "wavefront: %s\n", e.what());
-        return kExitBadInput;
-    } catch (const wf::ImageError& e) {
         std::fprintf(stderr, "wavefront: %s\n", e.what());
         return kExitBadInput;
     } catch (const std::exception& e) {

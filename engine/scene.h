@@ -27,6 +27,11 @@ struct CameraDesc {
     }
 };
 
+// Limits on the film, shared by the scene loader and the command line: beyond
+// them a render would only fail later, out of memory.
+inline constexpr uint32_t kMaxFilmSide = 16384;
+inline constexpr uint64_t kMaxFilmPixels = 67108864;  // 8192 x 8192
+
 // Defaults a scene may set and the command line may override.
 struct RenderSettings {
     uint32_t width = 512, height = 512;

@@ -20,8 +20,6 @@ namespace {
 
 using namespace scene_json;
 
-constexpr uint64_t kMaxFilmSide = 16384;
-constexpr uint64_t kMaxFilmPixels = 67108864;  // 8192 x 8192
 constexpr uint64_t kMaxSpp = 1048576;
 constexpr uint64_t kMaxDepth = 1024;
 constexpr uintmax_t kMaxFileBytes = uintmax_t(1) << 30;

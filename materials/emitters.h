@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "accel/surface.h"
 #include "engine/hd.h"
 #include "engine/math.h"
 #include "engine/scene_types.h"
@@ -51,6 +52,10 @@ struct DirectSample {
     float cos_at_light = 0.0f;  // cos between the light normal and -dir_to_light; 1 for non-area lights
     bool is_delta = false;      // point, directional: cannot be hit by BSDF sampling
     bool is_infinite = false;   // directional, environment
+    // The sampled point as a surface point (area: position, error bound, emitting-side
+    // normal; point light: its position with zero error), so a shadow ray can be
+    // offset off both ends (accel/surface.h spawn_ray_to). Unused for infinite lights.
+    SurfacePoint light_point{};
 };
 
 // Radiance of an emitter found by a ray (SmallVCM GetRadiance).
@@ -80,6 +85,7 @@ WF_HD_INLINE bool light_is_infinite(const Light& l) {
 // ---- Emitting surfaces ------------------------------------------------------------------
 struct EmitterPoint {
     Vec3f position;
+    Vec3f position_error;  // rounding-error bound of position (accel/surface.h), for shadow rays
     Vec3f normal;  // unit, the emitting side
     float inv_area = 0.0f;
 };
@@ -117,7 +123,9 @@ WF_HD_INLINE EmitterPoint sample_emitter_point(const EmitterContext& ctx, uint32
     if (emitter_is_sphere(ctx, prim)) {
         const Sphere& s = ctx.spheres[prim - ctx.num_triangles];
         Vec3f d = sample_uniform_sphere(u0, u1);
-        ep.position = s.center + s.radius * d;
+        SurfacePoint sp = surface_point_on_sphere(s, s.center + s.radius * d, false);
+        ep.position = sp.p;
+        ep.position_error = sp.p_error;
         ep.normal = d * emitter_normal_sign(ctx, prim);
         ep.inv_area = 1.0f / (4.0f * kPi * s.radius * s.radius);
         return ep;
@@ -127,7 +135,9 @@ WF_HD_INLINE EmitterPoint sample_emitter_point(const EmitterContext& ctx, uint32
     Vec3f c = cross(e1, e2);
     float len = length(c);
     Vec2f b = sample_uniform_triangle(u0, u1);
-    ep.position = t.p0 + e1 * b.x + e2 * b.y;
+    SurfacePoint sp = surface_point_on_triangle(t, b.x, b.y);  // p0 + b.x e1 + b.y e2, with its error
+    ep.position = sp.p;
+    ep.position_error = sp.p_error;
     ep.normal = c / len;
     ep.inv_area = 2.0f / len;
     return ep;
@@ -160,6 +170,7 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
         ds.pdf_emission_w = ep.inv_area * cos_light * kInvPi;
         ds.cos_at_light = cos_light;
         ds.radiance = light.radiance;
+        ds.light_point = SurfacePoint{ep.position, ep.position_error, ep.normal};
         return ds;
     }
     case LightType::Point: {
@@ -172,6 +183,7 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
         ds.pdf_emission_w = uniform_sphere_pdf_w();
         ds.cos_at_light = 1.0f;
         ds.radiance = light.radiance;
+        ds.light_point = SurfacePoint{light.position, Vec3f(0.0f), -ds.dir_to_light};
         return ds;
     }
     case LightType::Directional: {

@@ -45,6 +45,8 @@ public:
         for (auto* q : {&active_items_, &surface_items_, &escaped_items_, &shadow_items_}) q->resize(wave_size_);
         queue_sizes_.resize(size_t(settings.max_depth + 1) * kNumQueueKinds);
         film_.resize(num_pixels_);
+        film_compensation_.resize(num_pixels_);
+        film_samples_.resize(num_pixels_);
         nonfinite_.resize(1);
         queue_size_totals_.resize(queue_sizes_.size());
     }
@@ -57,16 +59,14 @@ public:
         }
     }
 
-    // Mean radiance per pixel over `passes` passes.
-    Image resolve(uint32_t passes) {
+    // Mean radiance per pixel over its finite samples.
+    Image resolve() {
         backend_.synchronize();
         std::vector<Vec3f> sums = film_.to_vector();
-        Image image;
-        image.width = settings_.width;
-        image.height = settings_.height;
-        image.pixels.resize(sums.size());
-        float inv = passes ? 1.0f / float(passes) : 0.0f;
-        for (size_t i = 0; i < sums.size(); ++i) image.pixels[i] = sums[i] * inv;
+        std::vector<uint32_t> counts = film_samples_.to_vector();
+        Image image(settings_.width, settings_.height);
+        for (size_t i = 0; i < sums.size(); ++i)
+            if (counts[i]) image.pixels[i] = sums[i] * (1.0f / float(counts[i]));
         return image;
     }
 
@@ -116,7 +116,8 @@ private:
             integrator_intersect_shadow(backend_, ctx, shadow);
             integrator_compact(backend_, ctx, queue(active_items_, bounce + 1, kQueueActive));
         }
-        integrator_accumulate(backend_, ctx, film_.data(), nonfinite_.data());
+        integrator_accumulate(backend_, ctx, film_.data(), film_compensation_.data(), film_samples_.data(),
+                              nonfinite_.data());
 
         // Queue sizes for --stats are summed on the device: no readback per wave.
         integrator_queue_stats(backend_, queue_sizes_.data(), queue_size_totals_.data(),
@@ -129,7 +130,9 @@ private:
     PathStateStorage<Backend> paths_;
     typename Backend::template Buffer<uint32_t> active_items_, surface_items_, escaped_items_, shadow_items_;
     typename Backend::template Buffer<uint32_t> queue_sizes_;
-    typename Backend::template Buffer<Vec3f> film_;
+    typename Backend::template Buffer<Vec3f> film_;          // radiance sums per pixel
+    typename Backend::template Buffer<Vec3f> film_compensation_;  // Kahan running error of film_
+    typename Backend::template Buffer<uint32_t> film_samples_;  // finite samples per pixel
     typename Backend::template Buffer<uint32_t> nonfinite_;
     typename Backend::template Buffer<unsigned long long> queue_size_totals_;
     uint32_t num_pixels_ = 0, wave_size_ = 0;

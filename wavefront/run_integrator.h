@@ -34,7 +34,7 @@ RenderResult run_integrator(Backend& backend, const HostScene& scene, const Rend
     double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     RenderResult result;
-    result.image = tracer.resolve(settings.spp);
+    result.image = tracer.resolve();
     result.backend = Backend::kName;
     result.device = backend.device_name();
     result.render_seconds = seconds;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,8 @@ public:
     CudaBackend() {
         WF_CUDA_CHECK(cudaGetDevice(&device_));
         WF_CUDA_CHECK(cudaGetDeviceProperties(&props_, device_));
+        const char* sync = std::getenv("WF_CUDA_SYNC_CHECK");
+        sync_check_ = sync && *sync && *sync != '0';
     }
     ~CudaBackend() {
         for (auto& e : events_) { cudaEventDestroy(e.start); cudaEventDestroy(e.stop); }
@@ -99,7 +102,7 @@ public:
         begin(name);
         uint32_t blocks = (n + kBlockSize - 1) / kBlockSize;
         parallel_for_kernel<<<blocks, kBlockSize>>>(fn, n);
-        WF_CUDA_CHECK(cudaGetLastError());
+        check_launch(name);
         end(name);
     }
 
@@ -160,6 +163,17 @@ public:
 private:
     struct EventPair { cudaEvent_t start, stop; };
 
+    // Launch errors show at once; a fault inside a kernel only at a later call. With
+    // WF_CUDA_SYNC_CHECK=1 every launch is followed by a synchronisation, so a fault is
+    // reported with the name of the stage that caused it (slow: for debugging).
+    void check_launch(const char* name) {
+        cudaError_t status = cudaGetLastError();
+        if (status == cudaSuccess && sync_check_) status = cudaDeviceSynchronize();
+        if (status != cudaSuccess)
+            throw CudaError(std::string("CUDA error in stage '") + name + "': " + cudaGetErrorName(status) + " (" +
+                            cudaGetErrorString(status) + ")");
+    }
+
     void begin(const char* name) {
         nvtxRangePushA(name);
         if (!profiling_) return;
@@ -179,7 +193,12 @@ private:
     }
     void* temp(size_t bytes) {
         if (bytes > temp_bytes_) {
-            if (temp_) WF_CUDA_CHECK(cudaFree(temp_));
+            if (temp_) {
+                void* old = temp_;
+                temp_ = nullptr;  // never left dangling if the free or the malloc throws
+                temp_bytes_ = 0;
+                WF_CUDA_CHECK(cudaFree(old));
+            }
             WF_CUDA_CHECK(cudaMalloc(&temp_, bytes));
             temp_bytes_ = bytes;
         }
@@ -189,6 +208,7 @@ private:
     int device_ = 0;
     cudaDeviceProp props_{};
     bool profiling_ = false;
+    bool sync_check_ = false;
     StageTable stages_;
     std::vector<EventPair> events_;
     std::vector<std::string> pending_;

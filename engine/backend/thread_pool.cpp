@@ -23,54 +23,61 @@ ThreadPool& ThreadPool::global() {
     return pool;
 }
 
-void ThreadPool::drain_current_job() {
-    for (;;) {
-        uint64_t begin = next_.fetch_add(chunk_);
-        if (begin >= n_) break;
-        (*body_)(begin, std::min(n_, begin + chunk_));
+void ThreadPool::drain(Job& job) {
+    while (!job.failed.load(std::memory_order_relaxed)) {
+        uint64_t begin = job.next.fetch_add(job.chunk);
+        if (begin >= job.n) break;
+        try {
+            (*job.body)(begin, std::min(job.n, begin + job.chunk));
+        } catch (...) {
+            if (!job.failed.exchange(true)) job.error = std::current_exception();
+        }
     }
 }
 
 void ThreadPool::worker_loop() {
     uint64_t seen = 0;
     for (;;) {
+        Job* job = nullptr;
         {
             std::unique_lock<std::mutex> lock(mutex_);
             wake_.wait(lock, [&] { return stop_ || job_id_ != seen; });
             if (stop_) return;
             seen = job_id_;
-            busy_.fetch_add(1);
+            job = job_;
         }
-        drain_current_job();
-        if (busy_.fetch_sub(1) == 1) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_.notify_all();
-        }
+        drain(*job);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (--workers_pending_ == 0) done_.notify_all();
     }
 }
 
 void ThreadPool::run_chunks(uint64_t n, uint64_t chunk, const std::function<void(uint64_t, uint64_t)>& body) {
     if (n == 0) return;
     chunk = std::max<uint64_t>(1, chunk);
+    std::lock_guard<std::mutex> serial(run_mutex_);
+    Job job;
+    job.body = &body;
+    job.n = n;
+    job.chunk = chunk;
     if (workers_.empty() || n <= chunk) {
-        for (uint64_t b = 0; b < n; b += chunk) body(b, std::min(n, b + chunk));
-        return;
+        drain(job);
+    } else {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            job_ = &job;
+            workers_pending_ = unsigned(workers_.size());
+            ++job_id_;
+        }
+        wake_.notify_all();
+        drain(job);
+        // Every worker takes part in every job (it may find nothing left to do), so once
+        // the count reaches zero none of them can still read `job` or `body`.
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [&] { return workers_pending_ == 0; });
+        job_ = nullptr;
     }
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        body_ = &body;
-        n_ = n;
-        chunk_ = chunk;
-        next_.store(0);
-        ++job_id_;
-    }
-    wake_.notify_all();
-    drain_current_job();
-    // Wait until no worker still runs a chunk of this job. A worker that wakes
-    // late finds next_ >= n_ and leaves at once.
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return busy_.load() == 0; });
-    body_ = nullptr;
+    if (job.failed) std::rethrow_exception(job.error);
 }
 
 }  // namespace wf

@@ -1,11 +1,13 @@
-// A fixed pool of worker threads for the CPU backend. parallel_for splits
-// [0, n) into chunks that workers (and the calling thread) take from an atomic
-// counter; it returns when every chunk is done.
+// A fixed pool of worker threads for the CPU backend. run_chunks splits
+// [0, n) into chunks that the workers and the calling thread take from an
+// atomic counter; it returns when every worker has finished with the job, so
+// no worker can still touch a job (or its body) after the call.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -22,25 +24,33 @@ public:
 
     unsigned size() const { return unsigned(workers_.size()) + 1; }
 
-    // Calls body(begin, end) over chunks covering [0, n).
+    // Calls body(begin, end) over chunks covering [0, n). Calls from several
+    // threads are serialised. An exception thrown by body is rethrown here
+    // (the first one; the remaining chunks are skipped).
     void run_chunks(uint64_t n, uint64_t chunk, const std::function<void(uint64_t, uint64_t)>& body);
 
     static ThreadPool& global();
 
 private:
+    struct Job {
+        const std::function<void(uint64_t, uint64_t)>* body;
+        uint64_t n, chunk;
+        std::atomic<uint64_t> next{0};
+        std::atomic<bool> failed{false};
+        std::exception_ptr error;  // written once, by the thread that sets `failed`
+    };
+
     void worker_loop();
-    void drain_current_job();
+    static void drain(Job& job);
 
     std::vector<std::thread> workers_;
-    std::mutex mutex_;
+    std::mutex run_mutex_;  // one job at a time
+    std::mutex mutex_;      // guards the fields below
     std::condition_variable wake_, done_;
     bool stop_ = false;
     uint64_t job_id_ = 0;
-    // The job in flight (one at a time: parallel_for calls are serialised by the caller).
-    const std::function<void(uint64_t, uint64_t)>* body_ = nullptr;
-    uint64_t n_ = 0, chunk_ = 1;
-    std::atomic<uint64_t> next_{0};
-    std::atomic<unsigned> busy_{0};
+    Job* job_ = nullptr;
+    unsigned workers_pending_ = 0;  // workers that have not yet finished the current job
 };
 
 }  // namespace wf

@@ -31,15 +31,14 @@ WF_HD_INLINE bool sample_direct_light(const PtContext& ctx, uint32_t slot, const
         weight = mis_balance(ds.pdf_direct_w * ctx.light_pick_prob, ev.pdf_fwd_w * bsdf.continuation_prob());
     Vec3f contribution = p.throughput[slot] * ds.radiance * ev.factor *
                          (weight * ev.cos_out / (ctx.light_pick_prob * ds.pdf_direct_w));
-    Vec3f origin = offset_ray_origin(sp.p, sp.p_error, sp.ng, ds.dir_to_light);
+    // Both ends of the shadow ray are offset off their surfaces by their rounding-error
+    // bounds (accel/surface.h), so neither the receiver nor the light blocks it.
+    Ray shadow_ray;
     float t_max = kInfinity;
-    if (!ds.is_infinite) {
-        // Stop short of the light's surface so that it does not occlude itself.
-        Vec3f target = sp.p + ds.dir_to_light * ds.distance;
-        t_max = length(target - origin) * (1.0f - 1e-4f);
-    }
-    p.shadow_origin[slot] = origin;
-    p.shadow_dir[slot] = ds.dir_to_light;
+    if (ds.is_infinite) shadow_ray = spawn_ray(sp, ds.dir_to_light);
+    else shadow_ray = spawn_ray_to(sp, ds.light_point, &t_max);
+    p.shadow_origin[slot] = shadow_ray.origin;
+    p.shadow_dir[slot] = shadow_ray.dir;
     p.shadow_t_max[slot] = t_max;
     p.shadow_contribution[slot] = contribution;
     return true;
