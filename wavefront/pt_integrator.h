@@ -49,6 +49,7 @@ public:
         film_samples_.resize(num_pixels_);
         nonfinite_.resize(1);
         queue_size_totals_.resize(queue_sizes_.size());
+        active_sizes_on_host_.resize(settings.max_depth + 1);
     }
 
     // Traces one sample per pixel (all waves of one pass).
@@ -104,8 +105,16 @@ private:
         ctx.light_pick_prob = ctx.scene.num_lights ? 1.0f / float(ctx.scene.num_lights) : 0.0f;
 
         queue_sizes_.fill_zero();
+        uint32_t* active_on_host = active_sizes_on_host_.data();  // [b]: active paths at bounce b
+        std::vector<uint32_t> marks(settings_.max_depth + 1, 0);
         integrator_generate(backend_, ctx, queue(active_items_, 0, kQueueActive));
         for (uint32_t bounce = 0; bounce < settings_.max_depth; ++bounce) {
+            // Stop issuing bounces once every path has died. The size read is the one from
+            // two bounces back, so the device always has a bounce queued while the host waits.
+            if (bounce >= 2) {
+                backend_.wait_mark(marks[bounce - 2]);
+                if (active_on_host[bounce - 1] == 0) break;
+            }
             QueueView active = queue(active_items_, bounce, kQueueActive);
             QueueView surface = queue(surface_items_, bounce, kQueueSurface);
             QueueView escaped = queue(escaped_items_, bounce, kQueueEscaped);
@@ -114,7 +123,10 @@ private:
             integrator_shade_background(backend_, ctx, escaped);
             integrator_shade_surface(backend_, ctx, surface, shadow);
             integrator_intersect_shadow(backend_, ctx, shadow);
-            integrator_compact(backend_, ctx, queue(active_items_, bounce + 1, kQueueActive));
+            QueueView next_active = queue(active_items_, bounce + 1, kQueueActive);
+            integrator_compact(backend_, ctx, next_active);
+            backend_.copy_counter_to_host(&active_on_host[bounce + 1], next_active.size);
+            marks[bounce] = backend_.mark();
         }
         integrator_accumulate(backend_, ctx, film_.data(), film_compensation_.data(), film_samples_.data(),
                               nonfinite_.data());
@@ -135,6 +147,7 @@ private:
     typename Backend::template Buffer<uint32_t> film_samples_;  // finite samples per pixel
     typename Backend::template Buffer<uint32_t> nonfinite_;
     typename Backend::template Buffer<unsigned long long> queue_size_totals_;
+    typename Backend::CounterMirror active_sizes_on_host_;
     uint32_t num_pixels_ = 0, wave_size_ = 0;
     RenderStats stats_;
 };

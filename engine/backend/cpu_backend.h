@@ -98,6 +98,19 @@ public:
         record(name, start);
     }
 
+    // Host-readable copies of device counters (see CudaBackend): on the CPU every
+    // counter already is host memory, so the copy is immediate and marks are free.
+    class CounterMirror {
+    public:
+        void resize(size_t n) { values_.assign(n, 0u); }
+        uint32_t* data() { return values_.data(); }
+    private:
+        std::vector<uint32_t> values_;
+    };
+    void copy_counter_to_host(uint32_t* host_dst, const uint32_t* src) { *host_dst = *src; }
+    uint32_t mark() { return 0; }
+    void wait_mark(uint32_t) {}
+
     void synchronize() {}
     void set_profiling(bool on) { profiling_ = on; }
     const StageTable& stages() const { return stages_; }

@@ -88,6 +88,7 @@ public:
     }
     ~CudaBackend() {
         for (auto& e : events_) { cudaEventDestroy(e.start); cudaEventDestroy(e.stop); }
+        for (auto& e : marks_) cudaEventDestroy(e);
         if (temp_) cudaFree(temp_);
     }
     CudaBackend(const CudaBackend&) = delete;
@@ -142,6 +143,39 @@ public:
         WF_CUDA_CHECK(cub::DeviceReduce::Sum(temp(bytes), bytes, in, out, n));
         end(name);
     }
+
+    // Host-readable copies of device counters, so the host can stop issuing work
+    // once a queue runs dry without a synchronising readback: the copy goes into
+    // pinned memory asynchronously, and mark()/wait_mark() tell when it has landed.
+    class CounterMirror {
+    public:
+        CounterMirror() = default;
+        CounterMirror(const CounterMirror&) = delete;
+        CounterMirror& operator=(const CounterMirror&) = delete;
+        ~CounterMirror() { if (values_) cudaFreeHost(values_); }
+        void resize(size_t n) {
+            if (values_) { cudaFreeHost(values_); values_ = nullptr; }
+            WF_CUDA_CHECK(cudaMallocHost(&values_, n * sizeof(uint32_t)));
+            for (size_t i = 0; i < n; ++i) values_[i] = 0;
+        }
+        uint32_t* data() { return values_; }
+    private:
+        uint32_t* values_ = nullptr;
+    };
+    void copy_counter_to_host(uint32_t* host_dst, const uint32_t* src) {
+        WF_CUDA_CHECK(cudaMemcpyAsync(host_dst, src, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    }
+    // Records a point in the stream; marks are reused round-robin (kMarks in flight).
+    uint32_t mark() {
+        if (marks_.empty()) {
+            marks_.resize(kMarks);
+            for (auto& e : marks_) WF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        }
+        uint32_t m = next_mark_++ % kMarks;
+        WF_CUDA_CHECK(cudaEventRecord(marks_[m]));
+        return m;
+    }
+    void wait_mark(uint32_t m) { WF_CUDA_CHECK(cudaEventSynchronize(marks_[m])); }
 
     void synchronize() { WF_CUDA_CHECK(cudaDeviceSynchronize()); }
 
@@ -214,6 +248,9 @@ private:
     std::vector<std::string> pending_;
     void* temp_ = nullptr;
     size_t temp_bytes_ = 0;
+    static constexpr uint32_t kMarks = 8;
+    std::vector<cudaEvent_t> marks_;
+    uint32_t next_mark_ = 0;
 };
 
 }  // namespace wf

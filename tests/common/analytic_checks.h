@@ -93,4 +93,23 @@ inline void check_closed_sphere(BackendKind backend, uint32_t max_depth) {
     EXPECT_EQ(r.stats.nonfinite_samples, 0u);
 }
 
+// In the white furnace every path ends within two bounces (the sphere is
+// convex). With a huge max_depth the host must stop issuing bounces once the
+// queues run dry, not launch max_depth empty ones, and the image is unchanged.
+inline void check_bounces_stop_when_paths_die(BackendKind backend) {
+    HostScene scene = white_furnace_scene(0.5f, 16);
+    const uint32_t spp = 4;
+    RenderResult deep = render_with(scene, backend, spp, 1000);
+    RenderResult shallow = render_with(scene, backend, spp, 10);
+    uint64_t launches = 0;
+    for (const StageStat& s : deep.stats.stages)
+        if (s.name == "intersect_closest") launches = s.launches;
+    // Bounces 0 and 1 carry paths; bounce 2 is issued before the host sees bounce 1's result.
+    EXPECT_LE(launches, 3u * spp);
+    EXPECT_GE(launches, 2u * spp);
+    ASSERT_EQ(deep.image.pixels.size(), shallow.image.pixels.size());
+    for (size_t i = 0; i < deep.image.pixels.size(); ++i)
+        for (int c = 0; c < 3; ++c) ASSERT_EQ(deep.image.pixels[i][c], shallow.image.pixels[i][c]) << i;
+}
+
 }  // namespace wf::test

@@ -17,4 +17,9 @@ TEST(PathTracerCuda, ClosedSphereTruncatedAtMaxDepth) {
     test::check_closed_sphere(BackendKind::Cuda, 3);
 }
 
+TEST(PathTracerCuda, BouncesStopWhenEveryPathHasDied) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::check_bounces_stop_when_paths_die(BackendKind::Cuda);
+}
+
 }  // namespace wf

@@ -12,4 +12,6 @@ TEST(PathTracerCpu, ClosedSphereTruncatedAtMaxDepth) {
     test::check_closed_sphere(BackendKind::Cpu, 3);
 }
 
+TEST(PathTracerCpu, BouncesStopWhenEveryPathHasDied) { test::check_bounces_stop_when_paths_die(BackendKind::Cpu); }
+
 }  // namespace wf
