@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "engine/cli_args.h"
 #include "engine/render.h"
@@ -51,10 +52,14 @@ void check_writable(const std::string& path) {
 }
 
 int print_info() {
-    std::printf("wavefront backends:\n  cpu: available\n");
+    std::printf("wavefront backends:\n  cpu: available (%u threads)\n", std::thread::hardware_concurrency());
     std::string why;
-    if (wf::cuda_backend_available(&why)) std::printf("  cuda: available\n");
-    else std::printf("  cuda: unavailable (%s)\n", why.c_str());
+    if (wf::cuda_backend_available(&why)) {
+        std::printf("  cuda: available\n");
+        for (const std::string& d : wf::cuda_device_descriptions_or_empty()) std::printf("    %s\n", d.c_str());
+    } else {
+        std::printf("  cuda: unavailable (%s)\n", why.c_str());
+    }
     return 0;
 }
 
@@ -103,9 +108,10 @@ int run_render(const wf::CliArgs& args) {
     }
     if (!args.quiet) {
         const wf::RenderSettings& s = options.settings;
-        std::printf("%s: %ux%u, %u spp, %s on %s (%s), %.3f s, %.2f Msamples/s -> %s\n", args.scene_path.c_str(),
-                    s.width, s.height, s.spp, s.integrator.c_str(), result.backend == "cuda" ? "GPU" : "CPU",
-                    result.device.c_str(), result.render_seconds,
+        std::printf("%s: %ux%u, %u spp, %s on %s (%s, %.1f MiB), %.3f s, %.2f Msamples/s -> %s\n",
+                    args.scene_path.c_str(), s.width, s.height, s.spp, s.integrator.c_str(),
+                    result.backend == "cuda" ? "GPU" : "CPU", result.device.c_str(),
+                    double(result.peak_memory_bytes) / (1024.0 * 1024.0), result.render_seconds,
                     result.render_seconds > 0 ? double(result.samples) / result.render_seconds * 1e-6 : 0.0,
                     output.c_str());
         if (result.stats.nonfinite_samples)

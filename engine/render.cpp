@@ -27,6 +27,14 @@ bool cuda_backend_available(std::string* why_not) {
 #endif
 }
 
+std::vector<std::string> cuda_device_descriptions_or_empty() {
+#if defined(WF_HAVE_CUDA)
+    return cuda_device_descriptions();
+#else
+    return {};
+#endif
+}
+
 RenderResult render(const HostScene& scene, const RenderOptions& options) {
     BackendKind kind = options.backend;
     if (kind == BackendKind::Auto) kind = cuda_backend_available() ? BackendKind::Cuda : BackendKind::Cpu;

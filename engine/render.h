@@ -43,12 +43,16 @@ struct RenderResult {
     std::string device;      // GPU name or CPU thread count
     double render_seconds = 0.0;  // sample passes only (no BVH build/upload)
     uint64_t samples = 0;    // camera paths traced
+    uint64_t peak_memory_bytes = 0;  // largest total of the backend's buffers during the render
     RenderStats stats;
 };
 
 // Throws std::runtime_error (with a clear message) on failure, e.g. when the CUDA
 // backend is requested but unavailable.
 RenderResult render(const HostScene& scene, const RenderOptions& options);
+
+// One line per CUDA device (empty without the CUDA backend or a device).
+std::vector<std::string> cuda_device_descriptions_or_empty();
 
 // True when this build has the CUDA backend and a device is present.
 bool cuda_backend_available(std::string* why_not = nullptr);

@@ -21,6 +21,7 @@ std::string render_stats_json(const RenderResult& r, const RenderSettings& s, co
     j["ms_per_pass"] = s.spp ? 1000.0 * r.render_seconds / s.spp : 0.0;
     j["samples"] = r.samples;
     j["msamples_per_second"] = r.render_seconds > 0 ? double(r.samples) / r.render_seconds * 1e-6 : 0.0;
+    j["peak_memory_bytes"] = r.peak_memory_bytes;
     j["bvh_build_ms"] = r.stats.bvh_build_ms;
     j["upload_ms"] = r.stats.upload_ms;
     j["nonfinite_samples"] = r.stats.nonfinite_samples;

@@ -17,6 +17,7 @@ RenderResult run_integrator(Backend& backend, const HostScene& scene, const Rend
         throw std::runtime_error("integrator '" + settings.integrator +
                                  "' is not implemented yet (available: pt)");
     backend.set_profiling(options.collect_stage_times);
+    backend.memory().reset_peak();
     PathTracer<Backend> tracer(backend, scene, settings);
 
     using Clock = std::chrono::steady_clock;
@@ -40,6 +41,7 @@ RenderResult run_integrator(Backend& backend, const HostScene& scene, const Rend
     result.render_seconds = seconds;
     result.samples = uint64_t(settings.width) * settings.height * settings.spp;
     result.stats = tracer.stats();
+    result.peak_memory_bytes = backend.memory().peak.load();
     return result;
 }
 

@@ -15,22 +15,34 @@
 
 namespace wf {
 
+inline MemoryCounter& cpu_memory() {
+    static MemoryCounter counter;
+    return counter;
+}
+
 template <class T>
 class HostBuffer {
 public:
     HostBuffer() = default;
     explicit HostBuffer(size_t n) { resize(n); }
-    void resize(size_t n) { data_.assign(n, T{}); }
+    HostBuffer(const HostBuffer&) = delete;
+    HostBuffer& operator=(const HostBuffer&) = delete;
+    ~HostBuffer() { cpu_memory().freed(data_.size() * sizeof(T)); }
+    void resize(size_t n) { set_size(n); data_.assign(n, T{}); }
     size_t size() const { return data_.size(); }
     T* data() { return data_.data(); }
     const T* data() const { return data_.data(); }
-    void upload(const T* src, size_t n) { data_.assign(src, src + n); }
+    void upload(const T* src, size_t n) { set_size(n); data_.assign(src, src + n); }
     void upload(const std::vector<T>& src) { upload(src.data(), src.size()); }
     void download(T* dst, size_t n) const { std::copy_n(data_.data(), n, dst); }
     std::vector<T> to_vector() const { return data_; }
     void fill_zero() { std::memset(static_cast<void*>(data_.data()), 0, data_.size() * sizeof(T)); }
 
 private:
+    void set_size(size_t n) {
+        cpu_memory().freed(data_.size() * sizeof(T));
+        cpu_memory().allocated(n * sizeof(T));
+    }
     std::vector<T> data_;
 };
 
@@ -44,6 +56,7 @@ public:
     explicit CpuBackend(ThreadPool& pool = ThreadPool::global()) : pool_(pool) {}
 
     std::string device_name() const { return std::to_string(pool_.size()) + " CPU threads"; }
+    MemoryCounter& memory() const { return cpu_memory(); }
 
     // Runs fn(i) for i in [0, n). fn must only write state owned by element i
     // (or use wf::atomic_add), exactly as on the GPU.

@@ -19,6 +19,11 @@
 
 namespace wf {
 
+inline MemoryCounter& cuda_memory() {
+    static MemoryCounter counter;
+    return counter;
+}
+
 template <class T>
 class CudaBuffer {
 public:
@@ -34,6 +39,7 @@ public:
         if (n == 0) return;
         WF_CUDA_CHECK(cudaMalloc(&ptr_, n * sizeof(T)));
         size_ = n;
+        cuda_memory().allocated(n * sizeof(T));
         fill_zero();
     }
     size_t size() const { return size_; }
@@ -58,7 +64,10 @@ public:
 
 private:
     void release() {
-        if (ptr_) cudaFree(ptr_);  // no check: may run during unwinding after a device error
+        if (ptr_) {
+            cudaFree(ptr_);  // no check: may run during unwinding after a device error
+            cuda_memory().freed(size_ * sizeof(T));
+        }
         ptr_ = nullptr;
         size_ = 0;
     }
@@ -89,12 +98,16 @@ public:
     ~CudaBackend() {
         for (auto& e : events_) { cudaEventDestroy(e.start); cudaEventDestroy(e.stop); }
         for (auto& e : marks_) cudaEventDestroy(e);
-        if (temp_) cudaFree(temp_);
+        if (temp_) {
+            cudaFree(temp_);
+            cuda_memory().freed(temp_bytes_);
+        }
     }
     CudaBackend(const CudaBackend&) = delete;
     CudaBackend& operator=(const CudaBackend&) = delete;
 
     std::string device_name() const { return props_.name; }
+    MemoryCounter& memory() const { return cuda_memory(); }
     const cudaDeviceProp& properties() const { return props_; }
 
     template <class F>
@@ -229,12 +242,14 @@ private:
         if (bytes > temp_bytes_) {
             if (temp_) {
                 void* old = temp_;
+                cuda_memory().freed(temp_bytes_);
                 temp_ = nullptr;  // never left dangling if the free or the malloc throws
                 temp_bytes_ = 0;
                 WF_CUDA_CHECK(cudaFree(old));
             }
             WF_CUDA_CHECK(cudaMalloc(&temp_, bytes));
             temp_bytes_ = bytes;
+            cuda_memory().allocated(bytes);
         }
         return temp_;
     }

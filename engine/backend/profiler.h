@@ -2,6 +2,7 @@
 // name becomes one row here (launch count and total time) and an NVTX range on CUDA.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -32,6 +33,20 @@ public:
 private:
     std::vector<StageStat> rows_;
     std::map<std::string, size_t> index_;
+};
+
+// Bytes a backend's buffers hold, for the report ("memory use"): one counter
+// per backend, raised and lowered by its Buffer type.
+struct MemoryCounter {
+    std::atomic<uint64_t> current{0}, peak{0};
+    void allocated(uint64_t bytes) {
+        uint64_t now = current.fetch_add(bytes) + bytes;
+        uint64_t p = peak.load();
+        while (now > p && !peak.compare_exchange_weak(p, now)) {
+        }
+    }
+    void freed(uint64_t bytes) { current.fetch_sub(bytes); }
+    void reset_peak() { peak.store(current.load()); }
 };
 
 }  // namespace wf
