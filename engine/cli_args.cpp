@@ -13,6 +13,7 @@ const char* cli_usage() {
            "  wavefront info       list the backends and devices this build can use\n"
            "  wavefront --help | --version\n"
            "Defaults come from the scene file; OUT defaults to out/<scene name>.png.\n"
+           "--time renders passes until SECONDS are spent (without --spp: no pass limit).\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 
@@ -25,6 +26,14 @@ uint32_t parse_uint(const std::string& flag, const std::string& text) {
     if (text.empty() || text[0] == '-' || *end != '\0' || errno == ERANGE || v > 0xffffffffull)
         throw UsageError(flag + ": expected a non-negative integer, got '" + text + "'");
     return uint32_t(v);
+}
+
+double parse_seconds(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v > 0.0) || !(v <= 1e7))
+        throw UsageError(flag + ": expected a number of seconds in (0, 1e7], got '" + text + "'");
+    return v;
 }
 
 }  // namespace
@@ -56,6 +65,7 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--max-depth") out.max_depth = parse_uint(a, value());
         else if (a == "--seed") out.seed = parse_uint(a, value());
         else if (a == "--integrator") out.integrator = value();
+        else if (a == "--time") out.time_seconds = parse_seconds(a, value());
         else if (a == "--stats") out.stats_path = value();
         else if (a == "--quiet" || a == "-q") out.quiet = true;
         else if (a == "--backend") {

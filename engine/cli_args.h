@@ -21,6 +21,7 @@ struct CliArgs {
     std::string output_path;  // empty: out/<scene name>.png
     std::optional<uint32_t> spp, width, height, max_depth, seed;
     std::optional<std::string> integrator;
+    std::optional<double> time_seconds;
     BackendKind backend = BackendKind::Auto;
     std::string stats_path;
     bool quiet = false;

@@ -1,6 +1,7 @@
 // `wavefront`: command-line entry point.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -21,14 +22,17 @@ constexpr int kExitRenderFailed = 1;
 constexpr int kExitBadInput = 2;
 
 // One line redrawn in place: bar, passes, Msamples/s, ETA.
-void draw_progress(uint32_t done, uint32_t total, double seconds, uint64_t samples_per_pass) {
+void draw_progress(uint32_t done, uint32_t total, double seconds, uint64_t samples_per_pass, double time_budget) {
     const int width = 30;
     int filled = int(double(done) / total * width);
     double rate = seconds > 0 ? double(done) * samples_per_pass / seconds * 1e-6 : 0.0;
     double eta = done ? seconds / done * (total - done) : 0.0;
-    std::fprintf(stderr, "\r[%.*s%*s] %u/%u spp  %.1f Msamples/s  ETA %.1f s ", filled,
-                 "##############################", width - filled, "", done, total, rate, eta);
-    if (done == total) std::fprintf(stderr, "\n");
+    if (time_budget > 0.0) {  // the clock decides when to stop
+        filled = std::min(width, int(seconds / time_budget * width));
+        eta = std::max(0.0, time_budget - seconds);
+    }
+    std::fprintf(stderr, "\r[%.*s%*s] %u spp  %.1f Msamples/s  ETA %.1f s ", filled,
+                 "##############################", width - filled, "", done, rate, eta);
     std::fflush(stderr);
 }
 
@@ -74,6 +78,10 @@ int run_render(const wf::CliArgs& args) {
     if (args.seed) options.settings.seed = *args.seed;
     if (args.integrator) options.settings.integrator = *args.integrator;
     options.backend = args.backend;
+    if (args.time_seconds) {
+        options.time_budget_seconds = *args.time_seconds;
+        if (!args.spp) options.settings.spp = 0xffffffffu;  // the clock decides
+    }
     options.collect_stage_times = !args.stats_path.empty();
 
     std::string output = args.output_path;
@@ -93,10 +101,11 @@ int run_render(const wf::CliArgs& args) {
     if (terminal) {
         options.progress = [&](uint32_t done, uint32_t total) {
             double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            draw_progress(done, total, s, per_pass);
+            draw_progress(done, total, s, per_pass, options.time_budget_seconds);
         };
     }
     wf::RenderResult result = wf::render(scene, options);
+    if (terminal) std::fprintf(stderr, "\n");
     wf::write_image(output, result.image);
 
     if (!args.stats_path.empty()) {
@@ -109,7 +118,7 @@ int run_render(const wf::CliArgs& args) {
     if (!args.quiet) {
         const wf::RenderSettings& s = options.settings;
         std::printf("%s: %ux%u, %u spp, %s on %s (%s, %.1f MiB), %.3f s, %.2f Msamples/s -> %s\n",
-                    args.scene_path.c_str(), s.width, s.height, s.spp, s.integrator.c_str(),
+                    args.scene_path.c_str(), s.width, s.height, result.passes, s.integrator.c_str(),
                     result.backend == "cuda" ? "GPU" : "CPU", result.device.c_str(),
                     double(result.peak_memory_bytes) / (1024.0 * 1024.0), result.render_seconds,
                     result.render_seconds > 0 ? double(result.samples) / result.render_seconds * 1e-6 : 0.0,

@@ -21,6 +21,7 @@ struct RenderOptions {
     RenderSettings settings;       // resolution, spp, max depth, seed, integrator
     BackendKind backend = BackendKind::Auto;
     bool collect_stage_times = false;  // time every stage (CUDA events / host clock)
+    double time_budget_seconds = 0.0;  // > 0: render passes until this much time is spent (spp = upper bound)
     // Called after each completed sample pass with (passes done, passes total).
     std::function<void(uint32_t, uint32_t)> progress;
 };
@@ -43,6 +44,7 @@ struct RenderResult {
     std::string device;      // GPU name or CPU thread count
     double render_seconds = 0.0;  // sample passes only (no BVH build/upload)
     uint64_t samples = 0;    // camera paths traced
+    uint32_t passes = 0;     // samples per pixel actually rendered
     uint64_t peak_memory_bytes = 0;  // largest total of the backend's buffers during the render
     RenderStats stats;
 };

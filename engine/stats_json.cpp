@@ -14,11 +14,11 @@ std::string render_stats_json(const RenderResult& r, const RenderSettings& s, co
     j["integrator"] = s.integrator;
     j["width"] = s.width;
     j["height"] = s.height;
-    j["spp"] = s.spp;
+    j["spp"] = r.passes;
     j["max_depth"] = s.max_depth;
     j["seed"] = s.seed;
     j["render_seconds"] = r.render_seconds;
-    j["ms_per_pass"] = s.spp ? 1000.0 * r.render_seconds / s.spp : 0.0;
+    j["ms_per_pass"] = r.passes ? 1000.0 * r.render_seconds / r.passes : 0.0;
     j["samples"] = r.samples;
     j["msamples_per_second"] = r.render_seconds > 0 ? double(r.samples) / r.render_seconds * 1e-6 : 0.0;
     j["peak_memory_bytes"] = r.peak_memory_bytes;

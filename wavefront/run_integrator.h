@@ -23,23 +23,29 @@ RenderResult run_integrator(Backend& backend, const HostScene& scene, const Rend
     using Clock = std::chrono::steady_clock;
     backend.synchronize();
     auto start = Clock::now();
-    for (uint32_t pass = 0; pass < settings.spp; ++pass) {
-        tracer.render_pass(pass);
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    // With a time budget, passes run until it is spent (at least one); spp is then
+    // only the upper bound.
+    const bool timed = options.time_budget_seconds > 0.0;
+    uint32_t passes = 0;
+    while (passes < settings.spp) {
+        tracer.render_pass(passes);
+        ++passes;
         if (options.collect_stage_times) backend.flush_profile();
-        if (options.progress) {
-            backend.synchronize();
-            options.progress(pass + 1, settings.spp);
-        }
+        if (options.progress || timed) backend.synchronize();
+        if (options.progress) options.progress(passes, settings.spp);
+        if (timed && elapsed() >= options.time_budget_seconds) break;
     }
     backend.synchronize();
-    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    double seconds = elapsed();
 
     RenderResult result;
     result.image = tracer.resolve();
     result.backend = Backend::kName;
     result.device = backend.device_name();
     result.render_seconds = seconds;
-    result.samples = uint64_t(settings.width) * settings.height * settings.spp;
+    result.samples = uint64_t(settings.width) * settings.height * passes;
+    result.passes = passes;
     result.stats = tracer.stats();
     result.peak_memory_bytes = backend.memory().peak.load();
     return result;

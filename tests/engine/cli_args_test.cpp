@@ -38,6 +38,8 @@ TEST(CliArgs, RejectsBadArgumentsWithTheirName) {
     EXPECT_NE(message({"render", "s.json", "--integrator", "magic"}).find("--integrator"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--bogus"}).find("--bogus"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--seed"}).find("missing value"), std::string::npos);
+    EXPECT_NE(message({"render", "s.json", "--time", "-1"}).find("--time"), std::string::npos);
+    EXPECT_NE(message({"render", "s.json", "--time", "nan"}).find("--time"), std::string::npos);
     EXPECT_NE(message({"render"}).find("SCENE"), std::string::npos);
     EXPECT_NE(message({"paint"}).find("paint"), std::string::npos);
     EXPECT_NE(message({}).find("missing command"), std::string::npos);

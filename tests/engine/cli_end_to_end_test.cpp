@@ -95,6 +95,16 @@ TEST(CliEndToEnd, RenderWritesTheImageAndNamesTheBackend) {
     EXPECT_NE(r.stdout_text.find("32x24, 2 spp"), std::string::npos) << r.stdout_text;
 }
 
+TEST(CliEndToEnd, TimeBudgetRendersUntilTheClockRunsOut) {
+    RunResult r = run_wavefront("render '" + test::source_dir() + "/scenes/cornell-box.json' -o '" +
+                                testing::TempDir() + "/t.hdr' --width 16 --height 16 --time 0.3 --backend cpu");
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    // Thousands of 16x16 passes fit in 0.3 s; the summary reports how many ran.
+    size_t at = r.stdout_text.find("16x16, ");
+    ASSERT_NE(at, std::string::npos) << r.stdout_text;
+    EXPECT_GT(std::stoul(r.stdout_text.substr(at + 7)), 10u) << r.stdout_text;
+}
+
 TEST(CliEndToEnd, StatsFileHasStagesAndQueueSizes) {
     const std::string stats = testing::TempDir() + "/wf_stats_" + std::to_string(getpid()) + ".json";
     RunResult r = run_wavefront("render '" + test::source_dir() + "/scenes/cornell-box.json' -o '" +
