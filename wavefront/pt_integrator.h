@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <vector>
 
 #include "accel/bvh_build.h"
@@ -50,6 +51,9 @@ public:
         nonfinite_.resize(1);
         queue_size_totals_.resize(queue_sizes_.size());
         active_sizes_on_host_.resize(settings.max_depth + 1);
+        // Tuning knob for benchmarks: WF_BOUNCE_CHECK_LAG=0 never stops early.
+        if (const char* lag = std::getenv("WF_BOUNCE_CHECK_LAG"); lag && *lag)
+            bounce_check_lag_ = uint32_t(std::strtoul(lag, nullptr, 10));
     }
 
     // Traces one sample per pixel (all waves of one pass).
@@ -110,10 +114,12 @@ private:
         integrator_generate(backend_, ctx, queue(active_items_, 0, kQueueActive));
         for (uint32_t bounce = 0; bounce < settings_.max_depth; ++bounce) {
             // Stop issuing bounces once every path has died. The size read is the one from
-            // two bounces back, so the device always has a bounce queued while the host waits.
-            if (bounce >= 2) {
-                backend_.wait_mark(marks[bounce - 2]);
-                if (active_on_host[bounce - 1] == 0) break;
+            // `lag` bounces back, so the device still has lag - 1 bounces queued while the
+            // host waits for it.
+            const uint32_t lag = bounce_check_lag_;
+            if (lag > 0 && bounce >= lag) {
+                backend_.wait_mark(marks[bounce - lag]);
+                if (active_on_host[bounce - lag + 1] == 0) break;
             }
             QueueView active = queue(active_items_, bounce, kQueueActive);
             QueueView surface = queue(surface_items_, bounce, kQueueSurface);
@@ -148,6 +154,7 @@ private:
     typename Backend::template Buffer<uint32_t> nonfinite_;
     typename Backend::template Buffer<unsigned long long> queue_size_totals_;
     typename Backend::CounterMirror active_sizes_on_host_;
+    uint32_t bounce_check_lag_ = 4;  // see render_wave
     uint32_t num_pixels_ = 0, wave_size_ = 0;
     RenderStats stats_;
 };
