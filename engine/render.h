@@ -21,6 +21,7 @@ struct RenderOptions {
     RenderSettings settings;       // resolution, spp, max depth, seed, integrator
     BackendKind backend = BackendKind::Auto;
     bool collect_stage_times = false;  // time every stage (CUDA events / host clock)
+    uint32_t max_wave_paths = 1u << 21;  // paths traced at once (path-state memory); the image does not depend on it
     double time_budget_seconds = 0.0;  // > 0: render passes until this much time is spent (spp = upper bound)
     // Called after each completed sample pass with (passes done, passes total).
     std::function<void(uint32_t, uint32_t)> progress;

@@ -1,6 +1,7 @@
 // The wavefront path tracer `pt`, composed from its stages. The host loop only
-// decides which stage runs next; every queue size stays in backend memory, so a
-// pass runs without host round trips until the final readback.
+// decides which stage runs next; every queue size stays in backend memory. The
+// one thing the host reads during a pass is the active-queue size, late and
+// asynchronously, to stop issuing bounces once every path has died.
 #pragma once
 
 #include <algorithm>
@@ -25,10 +26,9 @@ namespace wf {
 template <class Backend>
 class PathTracer {
 public:
-    // Paths per wave: bounded so that huge films do not need huge path state.
-    static constexpr uint32_t kMaxWaveSize = 1u << 21;
-
-    PathTracer(Backend& backend, const HostScene& scene, const RenderSettings& settings)
+    // max_wave_paths bounds the path state, so that huge films do not need huge
+    // path state; a pass is traced in waves of at most that many paths.
+    PathTracer(Backend& backend, const HostScene& scene, const RenderSettings& settings, uint32_t max_wave_paths)
         : backend_(backend), settings_(settings) {
         using Clock = std::chrono::steady_clock;
         auto t0 = Clock::now();
@@ -41,7 +41,7 @@ public:
         stats_.upload_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
 
         num_pixels_ = settings.width * settings.height;
-        wave_size_ = std::min(num_pixels_, kMaxWaveSize);
+        wave_size_ = std::min(num_pixels_, std::max(1u, max_wave_paths));
         paths_.allocate(wave_size_);
         for (auto* q : {&active_items_, &surface_items_, &escaped_items_, &shadow_items_}) q->resize(wave_size_);
         queue_sizes_.resize(size_t(settings.max_depth + 1) * kNumQueueKinds);

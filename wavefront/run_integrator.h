@@ -18,7 +18,7 @@ RenderResult run_integrator(Backend& backend, const HostScene& scene, const Rend
                                  "' is not implemented yet (available: pt)");
     backend.set_profiling(options.collect_stage_times);
     backend.memory().reset_peak();
-    PathTracer<Backend> tracer(backend, scene, settings);
+    PathTracer<Backend> tracer(backend, scene, settings, options.max_wave_paths);
 
     using Clock = std::chrono::steady_clock;
     backend.synchronize();

@@ -113,4 +113,23 @@ inline void check_bounces_stop_when_paths_die(BackendKind backend) {
         for (int c = 0; c < 3; ++c) ASSERT_EQ(deep.image.pixels[i][c], shallow.image.pixels[i][c]) << i;
 }
 
+// A pass split into many small waves traces the same paths with the same random
+// numbers as one big wave: the image is bit-identical (determinism does not
+// depend on how work is scheduled).
+inline void check_wave_size_does_not_change_the_image(BackendKind backend) {
+    HostScene scene = closed_sphere_scene(1.0f, 0.7f, 40);
+    scene.settings.height = 30;
+    RenderOptions o;
+    o.settings = scene.settings;
+    o.settings.spp = 3;
+    o.settings.max_depth = 12;
+    o.backend = backend;
+    Image one_wave = render(scene, o).image;
+    o.max_wave_paths = 97;  // 1200 pixels: 13 waves, the last one short
+    Image many_waves = render(scene, o).image;
+    ASSERT_EQ(one_wave.pixels.size(), many_waves.pixels.size());
+    for (size_t i = 0; i < one_wave.pixels.size(); ++i)
+        for (int c = 0; c < 3; ++c) ASSERT_EQ(one_wave.pixels[i][c], many_waves.pixels[i][c]) << "pixel " << i;
+}
+
 }  // namespace wf::test

@@ -22,4 +22,9 @@ TEST(PathTracerCuda, BouncesStopWhenEveryPathHasDied) {
     test::check_bounces_stop_when_paths_die(BackendKind::Cuda);
 }
 
+TEST(PathTracerCuda, WaveSizeDoesNotChangeTheImage) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::check_wave_size_does_not_change_the_image(BackendKind::Cuda);
+}
+
 }  // namespace wf

@@ -14,4 +14,6 @@ TEST(PathTracerCpu, ClosedSphereTruncatedAtMaxDepth) {
 
 TEST(PathTracerCpu, BouncesStopWhenEveryPathHasDied) { test::check_bounces_stop_when_paths_die(BackendKind::Cpu); }
 
+TEST(PathTracerCpu, WaveSizeDoesNotChangeTheImage) { test::check_wave_size_does_not_change_the_image(BackendKind::Cpu); }
+
 }  // namespace wf
