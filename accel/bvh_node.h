@@ -12,7 +12,8 @@
 
 namespace wf {
 
-struct BvhNode {
+// 16-byte aligned so that the GPU fetches a node with two 128-bit loads.
+struct alignas(16) BvhNode {
     Vec3f lo;
     uint32_t first;
     Vec3f hi;

@@ -38,28 +38,46 @@ WF_HD_INLINE int max_dimension(Vec3f v) {
 
 WF_HD_INLINE Vec3f permute(Vec3f v, int x, int y, int z) { return {v[x], v[y], v[z]}; }
 
+// The per-ray half of the watertight test: which axis becomes z, and the shear
+// that turns the direction into (0, 0, 1). Computed once per ray, it saves the
+// traversal three divisions and a permutation per triangle tested.
+struct RayTriangleQuery {
+    Vec3f origin;
+    int kx, ky, kz;
+    float sx, sy, sz;
+
+    WF_HD static RayTriangleQuery from(const Ray& ray) {
+        RayTriangleQuery q;
+        q.origin = ray.origin;
+        q.kz = max_dimension(abs(ray.dir));
+        q.kx = q.kz == 2 ? 0 : q.kz + 1;
+        q.ky = q.kx == 2 ? 0 : q.kx + 1;
+        Vec3f d = permute(ray.dir, q.kx, q.ky, q.kz);
+        q.sx = -d.x / d.z;
+        q.sy = -d.y / d.z;
+        q.sz = 1.0f / d.z;
+        return q;
+    }
+};
+
 // Watertight ray/triangle test (Woop, Benthin and Wald 2013) with pbrt-v4's
 // conservative t > 0 check. The ray is moved to the origin and sheared so it
 // runs along +z; the test is then 2D edge functions, computed with an exactly
 // signed a*b - c*d so that neighbouring triangles agree on their shared edge:
 // no ray slips between them. Two-sided: either winding is hit.
 // On a hit writes t, u, v into *hit (prim is left to the caller).
-WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, float t_max, Hit* hit) {
+WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const RayTriangleQuery& q, float t_max, Hit* hit) {
     // Degenerate triangles have no plane (and no normal): never hit them.
     if (length_squared(cross(tri.p2 - tri.p0, tri.p1 - tri.p0)) == 0.0f) return false;
 
     // Ray-space: translate by the origin, permute the dominant axis of dir to z.
-    int kz = max_dimension(abs(ray.dir));
-    int kx = kz == 2 ? 0 : kz + 1;
-    int ky = kx == 2 ? 0 : kx + 1;
-    Vec3f d = permute(ray.dir, kx, ky, kz);
-    Vec3f p0 = permute(tri.p0 - ray.origin, kx, ky, kz);
-    Vec3f p1 = permute(tri.p1 - ray.origin, kx, ky, kz);
-    Vec3f p2 = permute(tri.p2 - ray.origin, kx, ky, kz);
+    Vec3f p0 = permute(tri.p0 - q.origin, q.kx, q.ky, q.kz);
+    Vec3f p1 = permute(tri.p1 - q.origin, q.kx, q.ky, q.kz);
+    Vec3f p2 = permute(tri.p2 - q.origin, q.kx, q.ky, q.kz);
 
     // Shear x and y so the direction becomes (0, 0, 1); z is scaled only if
     // the 2D test passes.
-    float sx = -d.x / d.z, sy = -d.y / d.z, sz = 1.0f / d.z;
+    const float sx = q.sx, sy = q.sy, sz = q.sz;
     p0.x += sx * p0.z;
     p0.y += sy * p0.z;
     p1.x += sx * p1.z;
@@ -103,6 +121,10 @@ WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, float 
     hit->u = e1 * inv_det;
     hit->v = e2 * inv_det;
     return true;
+}
+
+WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, float t_max, Hit* hit) {
+    return intersect_triangle(tri, RayTriangleQuery::from(ray), t_max, hit);
 }
 
 // Ray/sphere test in interval arithmetic. The discriminant comes from the
@@ -153,10 +175,15 @@ WF_HD_INLINE bool intersect_sphere(const Sphere& sphere, const Ray& ray, float t
     return true;
 }
 
-// Dispatch on the primitive id (see GeometryView).
-WF_HD_INLINE bool intersect_prim(const GeometryView& g, uint32_t prim, const Ray& ray, float t_max, Hit* hit) {
-    if (prim < g.num_triangles) return intersect_triangle(g.triangles[prim], ray, t_max, hit);
+// Dispatch on the primitive id (see GeometryView). Traversal passes the
+// per-ray triangle query it computed once.
+WF_HD_INLINE bool intersect_prim(const GeometryView& g, uint32_t prim, const Ray& ray, const RayTriangleQuery& tq,
+                                 float t_max, Hit* hit) {
+    if (prim < g.num_triangles) return intersect_triangle(g.triangles[prim], tq, t_max, hit);
     return intersect_sphere(g.spheres[prim - g.num_triangles], ray, t_max, hit);
+}
+WF_HD_INLINE bool intersect_prim(const GeometryView& g, uint32_t prim, const Ray& ray, float t_max, Hit* hit) {
+    return intersect_prim(g, prim, ray, RayTriangleQuery::from(ray), t_max, hit);
 }
 
 }  // namespace wf

@@ -89,6 +89,7 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     RayBoxQuery q = RayBoxQuery::from(ray);
     float t_entry;
     if (!intersect_box(g.nodes[0], q, best.t, &t_entry)) return best;
+    const RayTriangleQuery tq = RayTriangleQuery::from(ray);
 
     // A popped node is culled again if a hit found meanwhile lies before it.
     uint32_t stack_node[kTraversalStackSize];
@@ -101,7 +102,7 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
         if (n.count > 0) {
             for (uint32_t i = n.first; i < n.first + n.count; ++i) {
                 uint32_t prim = g.prim_index[i];
-                if (intersect_prim(g, prim, ray, best.t, &best)) best.prim = prim;
+                if (intersect_prim(g, prim, ray, tq, best.t, &best)) best.prim = prim;
             }
         } else {
             uint32_t left = n.first, right = n.first + 1;
@@ -141,6 +142,7 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
     RayBoxQuery q = RayBoxQuery::from(ray);
     float t_entry;
     if (!intersect_box(g.nodes[0], q, t_max, &t_entry)) return false;
+    const RayTriangleQuery tq = RayTriangleQuery::from(ray);
 
     uint32_t stack[kTraversalStackSize];
     int sp = 0;
@@ -150,7 +152,7 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
         const BvhNode& n = g.nodes[node];
         if (n.count > 0) {
             for (uint32_t i = n.first; i < n.first + n.count; ++i) {
-                if (intersect_prim(g, g.prim_index[i], ray, t_max, &scratch)) return true;
+                if (intersect_prim(g, g.prim_index[i], ray, tq, t_max, &scratch)) return true;
             }
         } else {
             uint32_t left = n.first, right = n.first + 1;
