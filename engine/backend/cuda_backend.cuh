@@ -83,8 +83,10 @@ private:
 #define WF_LAUNCH_MIN_BLOCKS 3
 #endif
 
+inline constexpr uint32_t kCudaBlockSize = 256;  // threads per block of every parallel_for
+
 template <class F>
-__global__ void __launch_bounds__(256, WF_LAUNCH_MIN_BLOCKS) parallel_for_kernel(F fn, uint32_t n) {
+__global__ void __launch_bounds__(kCudaBlockSize, WF_LAUNCH_MIN_BLOCKS) parallel_for_kernel(F fn, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) fn(i);
 }
@@ -95,7 +97,7 @@ public:
     using Buffer = CudaBuffer<T>;
 
     static constexpr const char* kName = "cuda";
-    static constexpr uint32_t kBlockSize = 256;
+    static constexpr uint32_t kBlockSize = kCudaBlockSize;
 
     CudaBackend() {
         WF_CUDA_CHECK(cudaGetDevice(&device_));
