@@ -97,14 +97,14 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     int sp = 0;
     uint32_t node = 0;
     const float slack = 1.0f + 2.0f * rounding_gamma(3);  // as in intersect_box
+    // While-while traversal (Aila and Laine 2009): descend interior nodes in one
+    // loop until a leaf is reached, then test the leaf's primitives in another.
+    // On the GPU the threads of a warp then tend to run box tests together and
+    // primitive tests together, instead of splitting every step between both.
     for (;;) {
-        const BvhNode& n = g.nodes[node];
-        if (n.count > 0) {
-            for (uint32_t i = n.first; i < n.first + n.count; ++i) {
-                uint32_t prim = g.prim_index[i];
-                if (intersect_prim(g, prim, ray, tq, best.t, &best)) best.prim = prim;
-            }
-        } else {
+        bool have_leaf = true;
+        while (g.nodes[node].count == 0) {
+            const BvhNode& n = g.nodes[node];
             uint32_t left = n.first, right = n.first + 1;
             float t_left, t_right;
             bool hit_left = intersect_box(g.nodes[left], q, best.t, &t_left);
@@ -117,12 +117,27 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
                     ++sp;
                 }
                 node = left_first ? left : right;
-                continue;
-            }
-            if (hit_left || hit_right) {
+            } else if (hit_left || hit_right) {
                 node = hit_left ? left : right;
-                continue;
+            } else {
+                // Pop the next node that can still hold a closer hit.
+                have_leaf = false;
+                while (sp > 0) {
+                    --sp;
+                    if (stack_t[sp] <= best.t * slack) {
+                        node = stack_node[sp];
+                        have_leaf = true;
+                        break;
+                    }
+                }
+                if (!have_leaf) break;
             }
+        }
+        if (!have_leaf) return best;
+        const BvhNode& leaf = g.nodes[node];
+        for (uint32_t i = leaf.first; i < leaf.first + leaf.count; ++i) {
+            uint32_t prim = g.prim_index[i];
+            if (intersect_prim(g, prim, ray, tq, best.t, &best)) best.prim = prim;
         }
         // Pop the next node that can still hold a closer hit.
         for (;;) {
@@ -148,25 +163,26 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
     int sp = 0;
     uint32_t node = 0;
     Hit scratch;
+    // While-while, as intersect_closest.
     for (;;) {
-        const BvhNode& n = g.nodes[node];
-        if (n.count > 0) {
-            for (uint32_t i = n.first; i < n.first + n.count; ++i) {
-                if (intersect_prim(g, g.prim_index[i], ray, tq, t_max, &scratch)) return true;
-            }
-        } else {
+        while (g.nodes[node].count == 0) {
+            const BvhNode& n = g.nodes[node];
             uint32_t left = n.first, right = n.first + 1;
             bool hit_left = intersect_box(g.nodes[left], q, t_max, &t_entry);
             bool hit_right = intersect_box(g.nodes[right], q, t_max, &t_entry);
             if (hit_left && hit_right) {
                 if (sp < kTraversalStackSize) stack[sp++] = right;
                 node = left;
-                continue;
-            }
-            if (hit_left || hit_right) {
+            } else if (hit_left || hit_right) {
                 node = hit_left ? left : right;
-                continue;
+            } else {
+                if (sp == 0) return false;
+                node = stack[--sp];
             }
+        }
+        const BvhNode& leaf = g.nodes[node];
+        for (uint32_t i = leaf.first; i < leaf.first + leaf.count; ++i) {
+            if (intersect_prim(g, g.prim_index[i], ray, tq, t_max, &scratch)) return true;
         }
         if (sp == 0) return false;
         node = stack[--sp];
