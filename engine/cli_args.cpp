@@ -7,9 +7,9 @@ namespace wf {
 
 const char* cli_usage() {
     return "usage:\n"
-           "  wavefront render SCENE.json [-o OUT.png|.hdr|.exr] [--spp N] [--width W] [--height H]\n"
-           "                  [--max-depth D] [--seed S] [--integrator pt] [--backend auto|cuda|cpu]\n"
-           "                  [--stats FILE.json] [--quiet]\n"
+           "  wavefront render SCENE.json [-o OUT.png|.hdr|.exr] [--spp N] [--time SECONDS]\n"
+           "                  [--width W] [--height H] [--max-depth D] [--seed S] [--integrator pt]\n"
+           "                  [--backend auto|cuda|cpu] [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends and devices this build can use\n"
            "  wavefront --help | --version\n"
            "Defaults come from the scene file; OUT defaults to out/<scene name>.png.\n"

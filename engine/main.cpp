@@ -77,6 +77,9 @@ int run_render(const wf::CliArgs& args) {
     if (args.max_depth) options.settings.max_depth = *args.max_depth;
     if (args.seed) options.settings.seed = *args.seed;
     if (args.integrator) options.settings.integrator = *args.integrator;
+    if (options.settings.integrator != "pt")  // the scene format already names the others
+        throw wf::UsageError(args.scene_path + ": /render/integrator: '" + options.settings.integrator +
+                             "' is not implemented yet (available: pt; use --integrator pt)");
     options.backend = args.backend;
     if (args.time_seconds) {
         options.time_budget_seconds = *args.time_seconds;

@@ -83,6 +83,18 @@ TEST(CliEndToEnd, BadArgumentsExitWithCode2) {
     }
 }
 
+TEST(CliEndToEnd, SceneAskingForAnUnimplementedIntegratorExitsWithCode2) {
+    const std::string scene = testing::TempDir() + "/wf_vcm_scene_" + std::to_string(getpid()) + ".json";
+    std::ofstream(scene) << R"({"render": {"integrator": "vcm"}})";
+    RunResult r = run_wavefront("render '" + scene + "' -o '" + testing::TempDir() + "/v.png' --backend cpu");
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("/render/integrator"), std::string::npos) << r.stderr_text;
+    // --integrator pt overrides the scene's choice.
+    r = run_wavefront("render '" + scene + "' -o '" + testing::TempDir() + "/v.png' --backend cpu --width 8 "
+                      "--height 8 --spp 1 --integrator pt");
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+}
+
 TEST(CliEndToEnd, RenderWritesTheImageAndNamesTheBackend) {
     const std::string dir = testing::TempDir() + "/wf_e2e_" + std::to_string(getpid());
     const std::string out = dir + "/new_folder/cornell.png";  // the folder is created
