@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -39,10 +38,11 @@ void draw_progress(uint32_t done, uint32_t total, double seconds, uint64_t sampl
 // Checks the extension and creates the output folder, so that a bad -o fails
 // before the render rather than after it.
 void prepare_output_path(const std::string& output) {
-    std::string ext = std::filesystem::path(output).extension().string();
-    for (char& c : ext) c = char(std::tolower((unsigned char)c));
-    if (ext != ".png" && ext != ".hdr" && ext != ".exr")
-        throw wf::UsageError(output + ": unknown image format '" + ext + "' (expected .png, .hdr or .exr)");
+    try {
+        wf::check_image_extension(output);
+    } catch (const wf::ImageError& e) {
+        throw wf::UsageError(e.what());  // a bad -o is a usage error (exit 2)
+    }
     std::filesystem::path dir = std::filesystem::path(output).parent_path();
     std::error_code ec;
     if (!dir.empty()) std::filesystem::create_directories(dir, ec);

@@ -171,4 +171,6 @@ Image read_image(const std::string& path) {
     return image;
 }
 
+void check_image_extension(const std::string& path) { format_from_extension("output", path); }
+
 }  // namespace wf

@@ -53,6 +53,10 @@ struct Image {
 // completely is removed.
 void write_image(const std::string& path, const Image& image, float exposure = 0.0f);
 
+// Throws ImageError unless `path` names a format write_image can write: lets a caller
+// reject a bad output name before doing the work that produces the image.
+void check_image_extension(const std::string& path);
+
 // Reads a .png, .hdr or .exr file (by extension; the content must match it).
 Image read_image(const std::string& path);
 

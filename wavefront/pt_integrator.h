@@ -51,6 +51,7 @@ public:
         nonfinite_.resize(1);
         queue_size_totals_.resize(queue_sizes_.size());
         active_sizes_on_host_.resize(settings.max_depth + 1);
+        bounce_marks_.assign(settings.max_depth + 1, 0);
         // Tuning knob for benchmarks: WF_BOUNCE_CHECK_LAG=0 never stops early.
         if (const char* lag = std::getenv("WF_BOUNCE_CHECK_LAG"); lag && *lag)
             bounce_check_lag_ = uint32_t(std::strtoul(lag, nullptr, 10));
@@ -110,7 +111,7 @@ private:
 
         queue_sizes_.fill_zero();
         uint32_t* active_on_host = active_sizes_on_host_.data();  // [b]: active paths at bounce b
-        std::vector<uint32_t> marks(settings_.max_depth + 1, 0);
+        std::vector<uint32_t>& marks = bounce_marks_;
         integrator_generate(backend_, ctx, queue(active_items_, 0, kQueueActive));
         for (uint32_t bounce = 0; bounce < settings_.max_depth; ++bounce) {
             // Stop issuing bounces once every path has died. The size read is the one from
@@ -154,6 +155,7 @@ private:
     typename Backend::template Buffer<uint32_t> nonfinite_;
     typename Backend::template Buffer<unsigned long long> queue_size_totals_;
     typename Backend::CounterMirror active_sizes_on_host_;
+    std::vector<uint32_t> bounce_marks_;  // per bounce: the backend mark after its compact
     uint32_t bounce_check_lag_ = 4;  // see render_wave
     uint32_t num_pixels_ = 0, wave_size_ = 0;
     RenderStats stats_;
