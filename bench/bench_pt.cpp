@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/render.h"
-#include "engine/stats_json.h"
+#include "app/render.h"
+#include "app/stats_json.h"
 #include "io/scene_loader.h"
 
 namespace {

@@ -48,6 +48,42 @@ struct Camera {
         Vec3f lens_point = position + right * (r * std::cos(phi)) + up * (r * std::sin(phi));
         return {lens_point, normalize(focus_point - lens_point)};
     }
+
+    // ---- What light tracing needs (pinhole cameras) -------------------------------------
+    // The bidirectional integrators connect light vertices to the camera; they need the
+    // projection, the pdf and the importance of a pinhole. Pixels are square: the image
+    // plane placed image_plane_distance() pixels from the eye has pixels of area 1, so
+    // sampling a point uniformly in a pixel has density 1 there (SmallVCM's convention).
+
+    WF_HD bool is_pinhole() const { return !(aperture_radius > 0.0f); }
+
+    // Distance from the eye to the image plane, in pixels.
+    WF_HD float image_plane_distance() const { return 0.5f * float(height) / tan_half_fov_y; }
+
+    // Raster position (x right, y down, in pixels; the inverse of generate_ray for a
+    // pinhole) of world point p. False when p is not strictly in front of the eye.
+    // The point may still fall outside the film (see FilmView::pixel_at).
+    WF_HD bool world_to_raster(Vec3f p, float* x, float* y) const {
+        Vec3f d = p - position;
+        float z = dot(d, forward);
+        if (!(z > 0.0f)) return false;
+        float ndc_x = dot(d, right) / z;
+        float ndc_y = dot(d, up) / z;
+        *x = (ndc_x / (tan_half_fov_y * aspect) + 1.0f) * 0.5f * float(width);
+        *y = (1.0f - ndc_y / tan_half_fov_y) * 0.5f * float(height);
+        return true;
+    }
+
+    // Solid-angle density with which generate_ray (pinhole) produces the unit direction
+    // `dir` when the raster point is uniform over one pixel: the image-plane-area to
+    // solid-angle factor d^2 / cos^3, d the image-plane distance, cos = dot(dir, forward).
+    // It is also the camera's importance W_e(dir) per unit pixel area, and 0 behind the eye.
+    WF_HD float pdf_direction_per_pixel(Vec3f dir) const {
+        float cos_theta = dot(dir, forward);
+        if (!(cos_theta > 0.0f)) return 0.0f;
+        float dist = image_plane_distance() / cos_theta;
+        return dist * dist / cos_theta;
+    }
 };
 
 }  // namespace wf

@@ -1,6 +1,8 @@
 // Counter-based random numbers. A value is a pure function of
-// (seed, pixel or path id, sample index, bounce, dimension), so an image does not
-// depend on thread scheduling, compaction, sorting or the backend.
+// (seed, stream, path id, sample index, bounce, dimension), so an image does not
+// depend on thread scheduling, compaction, sorting or the backend. The stream
+// separates the sub-paths of one index: light sub-path i must not draw camera
+// path i's numbers.
 // Hash: pcg4d (Jarzynski & Olano, "Hash Functions for GPU Rendering", JCGT 2020).
 #pragma once
 
@@ -28,14 +30,34 @@ WF_HD_INLINE Uint4 pcg4d(Uint4 v) {
 // Uniform float in [0, 1) from the top 24 bits (exactly representable, never 1).
 WF_HD_INLINE float u32_to_unit_float(uint32_t u) { return float(u >> 8) * (1.0f / 16777216.0f); }
 
-// The random stream of one path vertex: fixed (seed, path, sample, bounce);
-// dimensions are drawn in order with next(), or addressed directly with at().
-// Dimension numbering is part of each stage's contract (see wavefront/rng_dims.h).
+// Which sub-path a random stream belongs to.
+enum RngStream : uint32_t {
+    kRngStreamCamera = 0,  // camera sub-paths (pt's paths too)
+    kRngStreamLight = 1,   // light sub-paths of the bidirectional family
+};
+
+// How (stream, bounce, dimension) share the third 32-bit word of the key:
+// bits [0, 8) dimension, [8, 24) bounce, [24, 32) stream. The camera stream (0)
+// gives exactly the keys of the engine before streams existed.
+inline constexpr uint32_t kRngDimensionBits = 8;
+inline constexpr uint32_t kRngBounceBits = 16;
+inline constexpr uint32_t kRngStreamBits = 32 - kRngDimensionBits - kRngBounceBits;
+inline constexpr uint32_t kRngMaxDimensions = 1u << kRngDimensionBits;
+inline constexpr uint32_t kRngMaxBounces = 1u << kRngBounceBits;
+static_assert(kRngStreamBits >= 1 && kRngDimensionBits + kRngBounceBits + kRngStreamBits == 32,
+              "the RNG key word must hold stream, bounce and dimension");
+static_assert(kRngStreamLight < (1u << kRngStreamBits), "stream ids must fit their bits");
+
+// The random stream of one path vertex: fixed (seed, stream, path, sample, bounce);
+// dimensions are addressed directly with at(). Dimension numbering is part of
+// each stage's contract (see wavefront/rng_dims.h, which checks it fits).
 struct PathRng {
     uint32_t seed, path, sample, bounce;
+    uint32_t stream = kRngStreamCamera;
 
     WF_HD float at(uint32_t dimension) const {
-        Uint4 h = pcg4d({path, sample, (bounce << 8) ^ dimension, seed});
+        uint32_t word = (stream << (kRngDimensionBits + kRngBounceBits)) | (bounce << kRngDimensionBits) | dimension;
+        Uint4 h = pcg4d({path, sample, word, seed});
         return u32_to_unit_float(h.x);
     }
 };

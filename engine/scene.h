@@ -38,7 +38,13 @@ struct RenderSettings {
     uint32_t spp = 16;
     uint32_t max_depth = 10;  // maximum path length in segments (camera ray = 1), as SmallVCM
     uint32_t seed = 0;
-    std::string integrator = "pt";
+    std::string integrator = "pt";  // a name of engine/integrators.h
+    // Bidirectional family: light sub-paths per iteration; 0 = one per pixel (SmallVCM).
+    uint32_t light_paths = 0;
+    // Merging radius as a fraction of the scene's bounding-sphere radius, and the
+    // radius reduction alpha: r_i = r_0 / (i + 1)^((1 - alpha) / 2) (SmallVCM's defaults).
+    float radius_factor = 0.003f;
+    float radius_alpha = 0.75f;
 };
 
 struct HostScene {
@@ -54,14 +60,20 @@ struct HostScene {
 
     uint32_t num_prims() const { return uint32_t(triangles.size() + spheres.size()); }
 
-    // Bounding sphere of all geometry (SmallVCM: centre of the box, half its diagonal).
-    SceneSphere bounding_sphere() const {
+    // Bounding box of all geometry (empty without geometry).
+    Aabb bounds() const {
         Aabb box;
         for (const Triangle& t : triangles) { box.extend(t.p0); box.extend(t.p1); box.extend(t.p2); }
         for (const Sphere& s : spheres) {
             box.extend(s.center - Vec3f(s.radius));
             box.extend(s.center + Vec3f(s.radius));
         }
+        return box;
+    }
+
+    // Bounding sphere of all geometry (SmallVCM: centre of the box, half its diagonal).
+    SceneSphere bounding_sphere() const {
+        Aabb box = bounds();
         if (box.empty()) return {Vec3f(0.0f), 1.0f};
         SceneSphere ss;
         ss.center = box.centroid();

@@ -43,7 +43,7 @@ void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     if (auto v = r.member(n, "spp")) s.spp = r.integer(*v, 1, kMaxSpp);
     if (auto v = r.member(n, "max_depth")) s.max_depth = r.integer(*v, 1, kMaxDepth);
     if (auto v = r.member(n, "seed")) s.seed = r.integer(*v, 0, std::numeric_limits<uint32_t>::max());
-    if (auto v = r.member(n, "integrator")) s.integrator = r.choice(*v, kSceneIntegrators);
+    if (auto v = r.member(n, "integrator")) s.integrator = r.choice(*v, kIntegratorNames);
 }
 
 void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/integrators.h"
 #include "engine/scene.h"
 
 namespace wf {
@@ -25,9 +26,6 @@ struct SceneError : std::runtime_error {
 struct SceneLoadStats {
     uint32_t dropped_degenerate_triangles = 0;  // zero-area mesh triangles left out
 };
-
-// Integrators a scene's "render.integrator" may name.
-inline constexpr std::string_view kSceneIntegrators[] = {"pt", "lt", "bpt", "bpm", "ppm", "vcm"};
 
 // Loads and validates the scene file at `path`. Relative paths inside the scene
 // resolve from the directory of `path`.

@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "wavefront/backend_entry.h"
+#include "engine/backend/cuda_device.h"
 
 namespace wf {
 

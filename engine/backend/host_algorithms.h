@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/render.h"
+
 
 namespace wf {
 

@@ -17,7 +17,7 @@
 
 #include <string>
 
-#include "engine/render.h"
+#include "app/render.h"
 #include "io/image.h"
 #include "io/image_metrics.h"
 #include "io/scene_loader.h"

@@ -5,7 +5,7 @@
 // So: nearly all pixels equal to float tolerance, and image means equal.
 #include <cmath>
 
-#include "engine/render.h"
+#include "app/render.h"
 #include "io/image_metrics.h"
 #include "io/scene_loader.h"
 #include "tests/common/source_dir.h"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "engine/render.h"
+#include "app/render.h"
 
 #define WF_REQUIRE_CUDA_DEVICE()                                              \
     do {                                                                      \

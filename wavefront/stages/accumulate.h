@@ -1,30 +1,17 @@
-// Stage `accumulate`: adds each finished path's radiance to its pixel and counts
-// the sample. The sum is a compensated (Kahan) float sum, so a million-sample
-// pixel keeps the small contributions a plain float sum would round away. One path per pixel per wave, so no two threads write one pixel.
-// NaN/Inf radiance is counted (in total, for the report) and dropped: the pixel
-// then averages over its finite samples only.
+// Stage `accumulate`: adds the radiance each camera path gathered along the way
+// (emission it hit) to its pixel. Contributions found by shadow rays went to the
+// film directly. NaN/Inf radiance is counted by the film and dropped.
 #pragma once
 
-#include "wavefront/pt_context.h"
+#include "engine/film.h"
+#include "wavefront/state/camera_path.h"
 
 namespace wf {
 
 template <class Backend>
-void integrator_accumulate(Backend& backend, const PtContext& ctx, Vec3f* film, Vec3f* film_compensation,
-                           uint32_t* film_samples, uint32_t* nonfinite_count) {
-    backend.parallel_for("accumulate", ctx.num_paths, WF_LAMBDA(uint32_t slot) {
-        Vec3f c = ctx.paths.radiance[slot];
-        if (!is_finite(c)) {
-            atomic_add(nonfinite_count, 1u);
-            return;
-        }
-        uint32_t pixel = ctx.paths.pixel[slot];
-        Vec3f sum = film[pixel];
-        Vec3f y = c - film_compensation[pixel];
-        Vec3f t = sum + y;
-        film_compensation[pixel] = (t - sum) - y;
-        film[pixel] = t;
-        film_samples[pixel] += 1;
+void accumulate(Backend& backend, const CameraPathView& paths, uint32_t num_paths, FilmView film) {
+    backend.parallel_for("accumulate", num_paths, WF_LAMBDA(uint32_t slot) {
+        film.add(paths.pixel[slot], paths.radiance[slot]);
     });
 }
 

@@ -1,29 +1,28 @@
-// Stage `intersect_closest`: closest hit for every ray of the active queue.
-// Hits go to the surface queue, misses to the escaped queue.
+// Stage `intersect_closest`: closest hit for every ray of the active queue, for
+// camera paths and light paths alike (any state record with ray_* and hit_*
+// fields). Hits go to the surface queue, misses to the escaped queue (or end the
+// path when the escaped queue has no storage: light paths that leave the scene).
 #pragma once
 
 #include "accel/traverse.h"
-#include "wavefront/pt_context.h"
+#include "wavefront/queues.h"
 
 namespace wf {
 
-template <class Backend>
-void integrator_intersect_closest(Backend& backend, const PtContext& ctx, QueueView active, QueueView surface,
-                       QueueView escaped) {
-    backend.parallel_for("intersect_closest", ctx.num_paths, WF_LAMBDA(uint32_t i) {
-        if (i >= *active.size) return;
-        const PathStateView& p = ctx.paths;
-        uint32_t slot = active.items[i];
-        Ray ray{p.ray_origin[slot], p.ray_dir[slot]};
-        Hit hit = intersect_closest(ctx.scene.geometry, ray, kInfinity);
+template <class Backend, class PathView>
+void intersect_closest(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
+                       SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
+    for_all_queued(backend, name, active, WF_LAMBDA(uint32_t slot) {
+        Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
+        Hit hit = intersect_closest(geometry, ray, kInfinity);
         if (hit.prim == kNoHit) {
-            escaped.push(slot);
+            if (escaped.items) escaped.push(slot);
             return;
         }
-        p.hit_t[slot] = hit.t;
-        p.hit_prim[slot] = hit.prim;
-        p.hit_u[slot] = hit.u;
-        p.hit_v[slot] = hit.v;
+        paths.hit_t[slot] = hit.t;
+        paths.hit_prim[slot] = hit.prim;
+        paths.hit_u[slot] = hit.u;
+        paths.hit_v[slot] = hit.v;
         surface.push(slot);
     });
 }

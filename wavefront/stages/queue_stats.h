@@ -9,7 +9,7 @@
 namespace wf {
 
 template <class Backend>
-void integrator_queue_stats(Backend& backend, const uint32_t* sizes, unsigned long long* totals, uint32_t n) {
+void queue_stats(Backend& backend, const uint32_t* sizes, unsigned long long* totals, uint32_t n) {
     backend.parallel_for("queue_stats", n, WF_LAMBDA(uint32_t i) { totals[i] += sizes[i]; });
 }
 

@@ -1,4 +1,4 @@
-#include "engine/stats_json.h"
+#include "app/stats_json.h"
 
 #include <cstdio>
 

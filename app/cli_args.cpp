@@ -1,19 +1,24 @@
-#include "engine/cli_args.h"
+#include "app/cli_args.h"
 
 #include <cerrno>
 #include <cstdlib>
+
+#include "engine/integrators.h"
 
 namespace wf {
 
 const char* cli_usage() {
     return "usage:\n"
            "  wavefront render SCENE.json [-o OUT.png|.hdr|.exr] [--spp N] [--time SECONDS]\n"
-           "                  [--width W] [--height H] [--max-depth D] [--seed S] [--integrator pt]\n"
+           "                  [--width W] [--height H] [--max-depth D] [--seed S]\n"
+           "                  [--integrator pt|lt|bpt|ppm|bpm|vcm] [--light-paths N]\n"
            "                  [--backend auto|cuda|cpu] [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends and devices this build can use\n"
            "  wavefront --help | --version\n"
            "Defaults come from the scene file; OUT defaults to out/<scene name>.png.\n"
            "--time renders passes until SECONDS are spent (without --spp: no pass limit).\n"
+           "--spp is the number of iterations: one sample per pixel each, and for lt, bpt,\n"
+           "ppm, bpm and vcm one light pass (N light paths; default one per pixel) each.\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 
@@ -65,6 +70,7 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--max-depth") out.max_depth = parse_uint(a, value());
         else if (a == "--seed") out.seed = parse_uint(a, value());
         else if (a == "--integrator") out.integrator = value();
+        else if (a == "--light-paths") out.light_paths = parse_uint(a, value());
         else if (a == "--time") out.time_seconds = parse_seconds(a, value());
         else if (a == "--stats") out.stats_path = value();
         else if (a == "--quiet" || a == "-q") out.quiet = true;
@@ -92,9 +98,11 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
     if (out.height && (*out.height == 0 || *out.height > kMaxFilmSide)) throw UsageError("--height: " + side);
     if (out.max_depth && (*out.max_depth == 0 || *out.max_depth > 1024))
         throw UsageError("--max-depth: expected 1..1024");
-    if (out.integrator && *out.integrator != "pt")
-        throw UsageError("--integrator: expected pt (lt, bpt, ppm, vcm are not implemented yet), got '" +
-                         *out.integrator + "'");
+    if (out.integrator && !find_integrator(*out.integrator))
+        throw UsageError("--integrator: expected one of " + integrator_name_list() + ", got '" + *out.integrator +
+                         "'");
+    if (out.light_paths && (*out.light_paths == 0 || *out.light_paths > kMaxFilmPixels))
+        throw UsageError("--light-paths: expected 1.." + std::to_string(kMaxFilmPixels));
     return out;
 }
 

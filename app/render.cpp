@@ -1,8 +1,9 @@
-#include "engine/render.h"
+#include "app/render.h"
 
 #include <stdexcept>
 
-#include "wavefront/backend_entry.h"
+#include "app/backend_entry.h"
+#include "engine/backend/cuda_device.h"
 
 namespace wf {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/backend/profiler.h"
 #include "engine/scene.h"
 #include "io/image.h"
+#include "wavefront/render_stats.h"
 
 namespace wf {
 
@@ -23,20 +23,8 @@ struct RenderOptions {
     bool collect_stage_times = false;  // time every stage (CUDA events / host clock)
     uint32_t max_wave_paths = 1u << 21;  // paths traced at once (path-state memory); the image does not depend on it
     double time_budget_seconds = 0.0;  // > 0: render passes until this much time is spent (spp = upper bound)
-    // Called after each completed sample pass with (passes done, passes total).
+    // Called after each completed iteration (sample pass) with (iterations done, total).
     std::function<void(uint32_t, uint32_t)> progress;
-};
-
-struct BounceQueueSizes {
-    uint64_t active = 0, surface = 0, escaped = 0, shadow = 0;  // summed over all passes
-};
-
-struct RenderStats {
-    std::vector<StageStat> stages;        // per stage: launches, total ms
-    std::vector<BounceQueueSizes> bounces;  // per bounce (index 0 = camera rays)
-    uint64_t nonfinite_samples = 0;       // NaN/Inf path radiance values dropped
-    double bvh_build_ms = 0.0;
-    double upload_ms = 0.0;
 };
 
 struct RenderResult {

@@ -1,5 +1,5 @@
-// Stage `shade_surface`: at each surface hit, add MIS-weighted emission, stop
-// at the maximum path length, queue a next-event-estimation shadow ray, sample
+// Stage `shade_surface` (pt): at each surface hit, add MIS-weighted emission, stop
+// at the maximum path length, push a next-event-estimation shadow ray, sample
 // the BSDF for the next ray and apply Russian roulette. Follows SmallVCM's path
 // tracer estimator exactly (balance heuristic; BSDF pdfs include the RR
 // probability), except that emitters may also reflect when their material does.
@@ -8,48 +8,50 @@
 #include "accel/surface.h"
 #include "materials/bsdf.h"
 #include "materials/emitters.h"
-#include "wavefront/pt_context.h"
+#include "wavefront/queues.h"
 #include "wavefront/rng_dims.h"
+#include "wavefront/scene_view.h"
+#include "wavefront/stages/intersect_shadow.h"
+#include "wavefront/state/camera_path.h"
 
 namespace wf {
 
-// Next-event estimation: one uniformly picked light, one sample on it.
-// Returns true and fills the shadow-ray fields when a contribution is possible.
-WF_HD_INLINE bool sample_direct_light(const PtContext& ctx, uint32_t slot, const PathRng& rng, const Bsdf& bsdf,
-                                      const SurfacePoint& sp) {
-    const PathStateView& p = ctx.paths;
-    uint32_t num_lights = ctx.scene.num_lights;
-    uint32_t light_id = uint32_t(rng.at(rng_dim::kLightPick) * float(num_lights));
-    if (light_id >= num_lights) light_id = num_lights - 1;
+struct PtShadeContext {
+    SceneView scene;
+    CameraPathView paths;
+    uint32_t max_path_length;  // segments
+    uint32_t seed;
+};
+
+// Next-event estimation: one picked light, one sample on it; pushes the shadow ray.
+WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slot, const PathRng& rng,
+                                         const Bsdf& bsdf, const SurfacePoint& sp,
+                                         const WorkQueue<ShadowRayView>& shadow) {
+    const CameraPathView& p = ctx.paths;
+    const float pick = ctx.scene.light_pick_prob();
+    uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
     DirectSample ds = illuminate(ctx.scene.lights[light_id], ctx.scene.emitters(), sp.p,
                                  rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
-    if (is_black(ds.radiance)) return false;
+    if (is_black(ds.radiance)) return;
     BsdfEval ev = bsdf.evaluate(ds.dir_to_light);
-    if (is_black(ev.factor)) return false;
+    if (is_black(ev.factor)) return;
     float weight = 1.0f;
-    if (!ds.is_delta)
-        weight = mis_balance(ds.pdf_direct_w * ctx.light_pick_prob, ev.pdf_fwd_w * bsdf.continuation_prob());
-    Vec3f contribution = p.throughput[slot] * ds.radiance * ev.factor *
-                         (weight * ev.cos_out / (ctx.light_pick_prob * ds.pdf_direct_w));
+    if (!ds.is_delta) weight = mis_balance(ds.pdf_direct_w * pick, ev.pdf_fwd_w * bsdf.continuation_prob());
+    Vec3f contribution = p.throughput[slot] * ds.radiance * ev.factor * (weight * ev.cos_out / (pick * ds.pdf_direct_w));
     // Both ends of the shadow ray are offset off their surfaces by their rounding-error
     // bounds (accel/surface.h), so neither the receiver nor the light blocks it.
     Ray shadow_ray;
     float t_max = kInfinity;
     if (ds.is_infinite) shadow_ray = spawn_ray(sp, ds.dir_to_light);
     else shadow_ray = spawn_ray_to(sp, ds.light_point, &t_max);
-    p.shadow_origin[slot] = shadow_ray.origin;
-    p.shadow_dir[slot] = shadow_ray.dir;
-    p.shadow_t_max[slot] = t_max;
-    p.shadow_contribution[slot] = contribution;
-    return true;
+    push_shadow_ray(shadow, shadow_ray, t_max, contribution, p.pixel[slot]);
 }
 
 template <class Backend>
-void integrator_shade_surface(Backend& backend, const PtContext& ctx, QueueView surface, QueueView shadow) {
-    backend.parallel_for("shade_surface", ctx.num_paths, WF_LAMBDA(uint32_t i) {
-        if (i >= *surface.size) return;
-        const PathStateView& p = ctx.paths;
-        uint32_t slot = surface.items[i];
+void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<CameraPathView> surface,
+                      WorkQueue<ShadowRayView> shadow) {
+    for_all_queued(backend, "shade_surface", surface, WF_LAMBDA(uint32_t slot) {
+        const CameraPathView& p = ctx.paths;
         p.alive[slot] = 0;
 
         const uint32_t path_length = p.path_length[slot];
@@ -69,7 +71,7 @@ void integrator_shade_surface(Backend& backend, const PtContext& ctx, QueueView 
                 float weight = 1.0f;
                 if (path_length > 1 && !p.last_specular[slot]) {
                     float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, hit.t, bsdf.cos_theta_fix());
-                    weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.light_pick_prob);
+                    weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.scene.light_pick_prob());
                 }
                 p.radiance[slot] += throughput * e.radiance * weight;
             }
@@ -79,9 +81,8 @@ void integrator_shade_surface(Backend& backend, const PtContext& ctx, QueueView 
         const float continuation = bsdf.continuation_prob();
         if (continuation == 0.0f) return;
 
-        PathRng rng = ctx.rng(slot, path_length);
-        if (!bsdf.is_delta() && ctx.scene.num_lights > 0 && sample_direct_light(ctx, slot, rng, bsdf, sp))
-            shadow.push(slot);
+        PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], path_length, kRngStreamCamera};
+        if (!bsdf.is_delta() && ctx.scene.num_lights > 0) pt_sample_direct_light(ctx, slot, rng, bsdf, sp, shadow);
 
         BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
         if (is_black(s.factor)) return;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "engine/cli_args.h"
+#include "app/cli_args.h"
 
 namespace wf {
 

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "engine/render.h"
+#include "app/render.h"
 
 namespace wf {
 

@@ -1,37 +1,14 @@
-// The scene as kernels see it: raw pointers into backend memory plus a few
-// scalars. DeviceScene<Backend> owns the buffers and builds the view.
+// Owns the backend buffers of a scene and builds the SceneView kernels read.
 #pragma once
 
 #include <cstdint>
 
 #include "accel/bvh_build.h"
-#include "accel/geometry_view.h"
 #include "engine/camera.h"
 #include "engine/scene.h"
-#include "engine/scene_types.h"
-#include "materials/emitters.h"
+#include "wavefront/scene_view.h"
 
 namespace wf {
-
-struct SceneView {
-    GeometryView geometry;
-    const Material* materials;
-    const Light* lights;
-    uint32_t num_lights;
-    int32_t environment_light;  // index into lights, or -1
-    SceneSphere scene_sphere;
-    Camera camera;
-
-    WF_HD EmitterContext emitters() const {
-        EmitterContext ctx;
-        ctx.triangles = geometry.triangles;
-        ctx.num_triangles = geometry.num_triangles;
-        ctx.spheres = geometry.spheres;
-        ctx.prims = geometry.prims;
-        ctx.scene_sphere = scene_sphere;
-        return ctx;
-    }
-};
 
 template <class Backend>
 class DeviceScene {
@@ -60,6 +37,7 @@ public:
         for (size_t i = 0; i < scene.lights.size(); ++i)
             if (scene.lights[i].type == LightType::Environment) view_.environment_light = int32_t(i);
         view_.scene_sphere = scene.bounding_sphere();
+        view_.bounds = scene.bounds();
         view_.camera = camera;
     }
 

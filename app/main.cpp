@@ -9,9 +9,9 @@
 #include <iostream>
 #include <thread>
 
-#include "engine/cli_args.h"
-#include "engine/render.h"
-#include "engine/stats_json.h"
+#include "app/cli_args.h"
+#include "app/render.h"
+#include "app/stats_json.h"
 #include "io/image.h"
 #include "io/scene_loader.h"
 
@@ -77,7 +77,8 @@ int run_render(const wf::CliArgs& args) {
     if (args.max_depth) options.settings.max_depth = *args.max_depth;
     if (args.seed) options.settings.seed = *args.seed;
     if (args.integrator) options.settings.integrator = *args.integrator;
-    if (options.settings.integrator != "pt")  // the scene format already names the others
+    if (args.light_paths) options.settings.light_paths = *args.light_paths;
+    if (options.settings.integrator != "pt")  // the scene format names them all
         throw wf::UsageError(args.scene_path + ": /render/integrator: '" + options.settings.integrator +
                              "' is not implemented yet (available: pt; use --integrator pt)");
     options.backend = args.backend;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/render.h"
+#include "app/render.h"
 
 namespace wf {
 
@@ -19,7 +19,7 @@ struct CliArgs {
     std::string command;  // "render", "info", "help", "version"
     std::string scene_path;
     std::string output_path;  // empty: out/<scene name>.png
-    std::optional<uint32_t> spp, width, height, max_depth, seed;
+    std::optional<uint32_t> spp, width, height, max_depth, seed, light_paths;
     std::optional<std::string> integrator;
     std::optional<double> time_seconds;
     BackendKind backend = BackendKind::Auto;

@@ -1,0 +1,81 @@
+// A render session on one backend: build the BVH, upload the scene, allocate the
+// film, make the integrator, run its iterations with progress and a time budget,
+// then resolve the image. Shared by the CPU and CUDA translation units.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+
+#include "accel/bvh_build.h"
+#include "app/device_scene.h"
+#include "app/render.h"
+#include "engine/film.h"
+#include "wavefront/integrator_registry.h"
+
+namespace wf {
+
+template <class Backend>
+RenderResult run_render_session(Backend& backend, const HostScene& scene, const RenderOptions& options) {
+    const RenderSettings& settings = options.settings;
+    backend.set_profiling(options.collect_stage_times);
+    backend.memory().reset_peak();
+
+    using Clock = std::chrono::steady_clock;
+    auto t0 = Clock::now();
+    Bvh bvh = build_bvh_binned_sah(scene.triangles, scene.spheres);
+    auto t1 = Clock::now();
+    DeviceScene<Backend> device_scene;
+    device_scene.upload(scene, bvh, scene.camera.build(settings.width, settings.height));
+    Film<Backend> film;
+    film.allocate(settings.width, settings.height);
+    backend.synchronize();
+    auto t2 = Clock::now();
+
+    RenderResources<Backend> resources;
+    resources.backend = &backend;
+    resources.scene = device_scene.view();
+    resources.film = &film;
+    resources.settings = settings;
+    resources.max_wave_paths = options.max_wave_paths;
+    std::unique_ptr<Integrator<Backend>> integrator = make_integrator(resources);
+
+    backend.synchronize();
+    auto start = Clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    // With a time budget, iterations run until it is spent (at least one); spp is then
+    // only the upper bound.
+    const bool timed = options.time_budget_seconds > 0.0;
+    const uint32_t batch = timed ? 1u : std::max(1u, integrator->max_batch());
+    uint32_t iterations = 0;
+    while (iterations < settings.spp) {
+        uint32_t count = std::min(batch, settings.spp - iterations);
+        integrator->render(iterations, count);
+        iterations += count;
+        if (options.collect_stage_times) backend.flush_profile();
+        if (options.progress || timed) backend.synchronize();
+        if (options.progress) options.progress(iterations, settings.spp);
+        if (timed && elapsed() >= options.time_budget_seconds) break;
+    }
+    backend.synchronize();
+    double seconds = elapsed();
+
+    RenderResult result;
+    std::vector<Vec3f> pixels = film.resolve(iterations ? 1.0 / double(iterations) : 0.0);
+    result.image = Image(settings.width, settings.height);
+    result.image.pixels = std::move(pixels);
+    result.backend = Backend::kName;
+    result.device = backend.device_name();
+    result.render_seconds = seconds;
+    result.samples = uint64_t(settings.width) * settings.height * iterations;
+    result.passes = iterations;
+    backend.flush_profile();
+    result.stats.stages = backend.stages().rows();
+    integrator->report(result.stats);
+    result.stats.nonfinite_samples = film.nonfinite_count();
+    result.stats.bvh_build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    result.stats.upload_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    result.peak_memory_bytes = backend.memory().peak.load();
+    return result;
+}
+
+}  // namespace wf

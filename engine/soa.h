@@ -1,0 +1,36 @@
+// The one generic struct-of-arrays declaration every state record is made from
+// (Cycles' KERNEL_STRUCT_MEMBER lists, pbrt-v4's .soa files). A record is a
+// list of X(type, name, comment) lines; WF_DECLARE_SOA turns it into
+//   <Name>View              raw pointers, one array per field, passed to kernels
+//   <Name>Storage<Backend>  the owning backend buffers, allocate(n) and view()
+// so that adding a field to a record is a one-line change.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#define WF_SOA_POINTER_(type, name, comment) type* name;
+#define WF_SOA_BUFFER_(type, name, comment) typename Backend::template Buffer<type> name;
+#define WF_SOA_RESIZE_(type, name, comment) name.resize(n);
+#define WF_SOA_VIEW_(type, name, comment) v.name = name.data();
+#define WF_SOA_BYTES_(type, name, comment) +sizeof(type)
+
+#define WF_DECLARE_SOA(Name, FIELDS)                                                              \
+    struct Name##View {                                                                           \
+        FIELDS(WF_SOA_POINTER_)                                                                   \
+    };                                                                                            \
+    template <class Backend>                                                                      \
+    struct Name##Storage {                                                                        \
+        FIELDS(WF_SOA_BUFFER_)                                                                    \
+        static constexpr size_t kBytesPerElement = 0 FIELDS(WF_SOA_BYTES_);                       \
+        uint32_t capacity = 0;                                                                    \
+        void allocate(uint32_t n) {                                                               \
+            FIELDS(WF_SOA_RESIZE_)                                                                \
+            capacity = n;                                                                         \
+        }                                                                                         \
+        Name##View view() {                                                                       \
+            Name##View v;                                                                         \
+            FIELDS(WF_SOA_VIEW_)                                                                  \
+            return v;                                                                             \
+        }                                                                                         \
+    };

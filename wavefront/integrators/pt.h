@@ -1,0 +1,94 @@
+// `pt`: path tracing with next-event estimation and MIS (SmallVCM's pathtracer),
+// composed from its stages. The host loop only decides which stage runs next;
+// every queue size stays in backend memory.
+//
+// Per wave: generate -> [intersect_closest -> shade_background -> shade_surface ->
+// intersect_shadow -> compact] per bounce -> accumulate. A wave holds up to
+// max_wave_paths camera paths, which may be several samples of each pixel.
+#pragma once
+
+#include <algorithm>
+
+#include "wavefront/bounce_counters.h"
+#include "wavefront/integrator.h"
+#include "wavefront/stages/accumulate.h"
+#include "wavefront/stages/compact.h"
+#include "wavefront/stages/generate_camera_rays.h"
+#include "wavefront/stages/intersect_closest.h"
+#include "wavefront/stages/intersect_shadow.h"
+#include "wavefront/stages/pt_shade_background.h"
+#include "wavefront/stages/pt_shade_surface.h"
+
+namespace wf {
+
+template <class Backend>
+class PathTracer final : public Integrator<Backend> {
+public:
+    explicit PathTracer(const RenderResources<Backend>& res) : res_(res), backend_(*res.backend) {
+        const RenderSettings& s = res.settings;
+        num_pixels_ = s.width * s.height;
+        // Fill the wave with several samples of each pixel when the film is small.
+        wave_size_ = std::max(1u, res.max_wave_paths);
+        batch_ = std::max(1u, std::min(s.spp, wave_size_ / num_pixels_));
+        wave_size_ = std::min<uint64_t>(wave_size_, uint64_t(num_pixels_) * batch_);
+        paths_.allocate(wave_size_);
+        for (auto* q : {&active_items_, &surface_items_, &escaped_items_}) q->resize(wave_size_);
+        // One NEE shadow ray per path per bounce at most.
+        shadow_rays_.allocate(wave_size_);
+        counters_.allocate(s.max_depth);
+    }
+
+    uint32_t max_batch() const override { return batch_; }
+
+    void render(uint32_t first_iteration, uint32_t count) override {
+        const uint64_t begin = uint64_t(first_iteration) * num_pixels_;
+        const uint64_t end = begin + uint64_t(count) * num_pixels_;
+        for (uint64_t first = begin; first < end; first += wave_size_)
+            render_wave(first, uint32_t(std::min<uint64_t>(wave_size_, end - first)));
+    }
+
+    void report(RenderStats& stats) override { stats.bounces = counters_.totals(); }
+
+private:
+    SlotQueue<CameraPathView> queue(typename Backend::template Buffer<uint32_t>& items, uint32_t bounce,
+                                    QueueKind kind, uint32_t n) {
+        return {items.data(), counters_.size(bounce, kind), n};
+    }
+
+    void render_wave(uint64_t first_path, uint32_t num_paths) {
+        const RenderSettings& s = res_.settings;
+        const SceneView& scene = res_.scene;
+        const FilmView film = res_.film->view();
+        CameraPathView paths = paths_.view();
+        counters_.begin_wave();
+
+        GenerateCameraRaysContext gen{scene.camera, paths, s.seed, num_pixels_, first_path, num_paths, 0.0f};
+        generate_camera_rays(backend_, gen, queue(active_items_, 0, kQueueActive, num_paths));
+        PtShadeContext shade{scene, paths, s.max_depth, s.seed};
+        for (uint32_t bounce = 0; bounce < s.max_depth; ++bounce) {
+            if (!counters_.any_alive(backend_, bounce)) break;
+            auto active = queue(active_items_, bounce, kQueueActive, num_paths);
+            auto surface = queue(surface_items_, bounce, kQueueSurface, num_paths);
+            auto escaped = queue(escaped_items_, bounce, kQueueEscaped, num_paths);
+            WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), counters_.size(bounce, kQueueShadow), num_paths};
+            intersect_closest(backend_, "intersect_closest", scene.geometry, paths, active, surface, escaped);
+            pt_shade_background(backend_, scene, paths, escaped);
+            pt_shade_surface(backend_, shade, surface, shadow);
+            intersect_shadow(backend_, "intersect_shadow", scene.geometry, shadow, film);
+            compact(backend_, "compact", paths.alive, num_paths, queue(active_items_, bounce + 1, kQueueActive, num_paths));
+            counters_.end_bounce(backend_, bounce);
+        }
+        accumulate(backend_, paths, num_paths, film);
+        counters_.end_wave(backend_);
+    }
+
+    RenderResources<Backend> res_;
+    Backend& backend_;
+    CameraPathStorage<Backend> paths_;
+    ShadowRayStorage<Backend> shadow_rays_;
+    typename Backend::template Buffer<uint32_t> active_items_, surface_items_, escaped_items_;
+    BounceCounters<Backend> counters_;
+    uint32_t num_pixels_ = 0, wave_size_ = 0, batch_ = 1;
+};
+
+}  // namespace wf

@@ -1,0 +1,34 @@
+// What a render reports beyond its image (--stats, the summary line, benchmarks).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/backend/profiler.h"
+
+namespace wf {
+
+// Queue sizes of one bounce, summed over all iterations.
+struct BounceQueueSizes {
+    uint64_t active = 0, surface = 0, escaped = 0, shadow = 0;
+};
+
+// A named count (summed over all iterations) or size, e.g. "light vertices stored".
+struct RenderCounter {
+    std::string name;
+    double value = 0.0;
+    bool per_iteration = true;  // printed divided by the iteration count
+};
+
+struct RenderStats {
+    std::vector<StageStat> stages;                // per stage: launches, total ms
+    std::vector<BounceQueueSizes> bounces;        // camera paths, per bounce (index 0 = camera rays)
+    std::vector<BounceQueueSizes> light_bounces;  // light paths, per bounce (index 0 = emitted rays)
+    std::vector<RenderCounter> counters;
+    uint64_t nonfinite_samples = 0;  // NaN/Inf contributions dropped from the film
+    double bvh_build_ms = 0.0;
+    double upload_ms = 0.0;
+};
+
+}  // namespace wf

@@ -1,0 +1,44 @@
+// The scene as kernels see it: raw pointers into backend memory plus a few
+// scalars, passed by value to every stage. The render session (app/) owns the
+// buffers behind it.
+#pragma once
+
+#include <cstdint>
+
+#include "accel/geometry_view.h"
+#include "engine/camera.h"
+#include "engine/scene_types.h"
+#include "materials/emitters.h"
+
+namespace wf {
+
+struct SceneView {
+    GeometryView geometry;
+    const Material* materials;
+    const Light* lights;
+    uint32_t num_lights;
+    int32_t environment_light;  // index into lights, or -1
+    SceneSphere scene_sphere;
+    Aabb bounds;                // of all geometry (light vertices lie inside it)
+    Camera camera;
+
+    WF_HD EmitterContext emitters() const {
+        EmitterContext ctx;
+        ctx.triangles = geometry.triangles;
+        ctx.num_triangles = geometry.num_triangles;
+        ctx.spheres = geometry.spheres;
+        ctx.prims = geometry.prims;
+        ctx.scene_sphere = scene_sphere;
+        return ctx;
+    }
+
+    // Light selection, the one place its probability is defined: uniform, as SmallVCM.
+    // Every estimator and every MIS weight takes the pick probability from here.
+    WF_HD float light_pick_prob() const { return num_lights ? 1.0f / float(num_lights) : 0.0f; }
+    WF_HD uint32_t pick_light(float u) const {
+        uint32_t id = uint32_t(u * float(num_lights));
+        return id < num_lights ? id : num_lights - 1;
+    }
+};
+
+}  // namespace wf

@@ -1,0 +1,30 @@
+// Light vertices: every non-delta surface hit of a light sub-path, kept for the
+// camera pass to connect to (bpt, vcm) and merge with (ppm, bpm, vcm). A flat
+// buffer with a fixed range per light path: the vertex of path p at path length
+// k (1-based) lives at p * stride + k - 1, and count[p] says how many are valid.
+// So the camera path of pixel p finds its light path's vertices without a search,
+// and the layout is the same whatever order the light pass ran in.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/math.h"
+#include "engine/soa.h"
+
+// X(type, name, comment)
+#define WF_LIGHT_VERTEX_FIELDS(X)                                                                  \
+    X(wf::Vec3f, position, "hit point, world space")                                               \
+    X(wf::Vec3f, position_error, "rounding-error bound of position (accel/surface.h)")             \
+    X(wf::Vec3f, normal, "unit geometric normal of the hit primitive (not flipped)")               \
+    X(wf::Vec3f, dir_fix, "unit direction back toward the previous vertex (toward the light)")     \
+    X(wf::Vec3f, throughput, "light sub-path throughput at the vertex (emission included)")        \
+    X(uint32_t, material, "material id, to rebuild the BSDF")                                      \
+    X(uint32_t, path_length, "segments from the light to this vertex")                             \
+    X(float, d_vcm, "MIS: dVCM at the vertex")                                                      \
+    X(float, d_vc, "MIS: dVC at the vertex")                                                        \
+    X(float, d_vm, "MIS: dVM at the vertex")                                                        \
+    X(uint8_t, valid, "1 when a vertex is stored in this entry (the hash grid skips the others)")
+
+namespace wf {
+WF_DECLARE_SOA(LightVertex, WF_LIGHT_VERTEX_FIELDS)
+}  // namespace wf
