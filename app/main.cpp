@@ -11,6 +11,7 @@
 
 #include "app/cli_args.h"
 #include "app/render.h"
+#include "engine/integrators.h"
 #include "app/stats_json.h"
 #include "io/image.h"
 #include "io/scene_loader.h"
@@ -78,9 +79,12 @@ int run_render(const wf::CliArgs& args) {
     if (args.seed) options.settings.seed = *args.seed;
     if (args.integrator) options.settings.integrator = *args.integrator;
     if (args.light_paths) options.settings.light_paths = *args.light_paths;
-    if (options.settings.integrator != "pt")  // the scene format names them all
-        throw wf::UsageError(args.scene_path + ": /render/integrator: '" + options.settings.integrator +
-                             "' is not implemented yet (available: pt; use --integrator pt)");
+    const wf::IntegratorInfo* integrator = wf::find_integrator(options.settings.integrator);
+    if (!integrator)  // the loader and the CLI check the name; this is the last line of defence
+        throw wf::UsageError(args.scene_path + ": /render/integrator: unknown integrator '" +
+                             options.settings.integrator + "'");
+    if (std::string problem = wf::integrator_scene_problem(integrator->kind, scene); !problem.empty())
+        throw wf::UsageError(args.scene_path + ": " + problem + " (integrator " + options.settings.integrator + ")");
     options.backend = args.backend;
     if (args.time_seconds) {
         options.time_budget_seconds = *args.time_seconds;

@@ -37,6 +37,7 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     resources.film = &film;
     resources.settings = settings;
     resources.max_wave_paths = options.max_wave_paths;
+    resources.count_events = options.collect_stage_times;
     std::unique_ptr<Integrator<Backend>> integrator = make_integrator(resources);
 
     backend.synchronize();

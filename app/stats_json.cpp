@@ -36,18 +36,43 @@ std::string render_stats_json(const RenderResult& r, const RenderSettings& s, co
                            {"shadow", q.shadow}});
     }
     j["queue_sizes_per_bounce"] = bounces;
+    nlohmann::json light_bounces = nlohmann::json::array();
+    for (size_t b = 0; b < r.stats.light_bounces.size(); ++b) {
+        const BounceQueueSizes& q = r.stats.light_bounces[b];
+        light_bounces.push_back({{"bounce", b}, {"active", q.active}, {"surface", q.surface}, {"shadow", q.shadow}});
+    }
+    j["light_queue_sizes_per_bounce"] = light_bounces;
+    nlohmann::json counters = nlohmann::json::object();
+    for (const RenderCounter& c : r.stats.counters)
+        counters[c.name] = c.per_iteration && r.passes ? c.value / r.passes : c.value;
+    j["counters"] = counters;  // per iteration where the count grows with iterations
     return j.dump(2) + "\n";
 }
 
 void print_stage_table(std::ostream& out, const RenderResult& r) {
     char line[160];
-    std::snprintf(line, sizeof line, "%-20s %10s %12s %12s\n", "stage", "launches", "total ms", "ms/launch");
+    std::snprintf(line, sizeof line, "%-26s %10s %12s %12s\n", "stage", "launches", "total ms", "ms/launch");
     out << line;
     for (const StageStat& st : r.stats.stages) {
-        std::snprintf(line, sizeof line, "%-20s %10llu %12.3f %12.4f\n", st.name.c_str(),
+        std::snprintf(line, sizeof line, "%-26s %10llu %12.3f %12.4f\n", st.name.c_str(),
                       (unsigned long long)st.launches, st.milliseconds,
                       st.launches ? st.milliseconds / double(st.launches) : 0.0);
         out << line;
+    }
+    for (const RenderCounter& c : r.stats.counters) {
+        double v = c.per_iteration && r.passes ? c.value / r.passes : c.value;
+        std::snprintf(line, sizeof line, "%-34s %16.6g%s\n", c.name.c_str(), v, c.per_iteration ? " per iteration" : "");
+        out << line;
+    }
+    if (!r.stats.light_bounces.empty()) {
+        std::snprintf(line, sizeof line, "%-8s %14s %14s %14s\n", "light", "active", "surface", "shadow");
+        out << line;
+        for (size_t b = 0; b < r.stats.light_bounces.size(); ++b) {
+            const BounceQueueSizes& q = r.stats.light_bounces[b];
+            std::snprintf(line, sizeof line, "%-8zu %14llu %14llu %14llu\n", b, (unsigned long long)q.active,
+                          (unsigned long long)q.surface, (unsigned long long)q.shadow);
+            out << line;
+        }
     }
     std::snprintf(line, sizeof line, "%-8s %14s %14s %14s %14s\n", "bounce", "active", "surface", "escaped", "shadow");
     out << line;

@@ -32,4 +32,17 @@ WF_HD_INLINE uint32_t atomic_add(uint32_t* p, uint32_t v) {
 #endif
 }
 
+// The same, for counters many threads bump at once (statistics): on the GPU the
+// active lanes of a warp sum their values first and one of them adds the total,
+// so a counter hit by every thread costs one atomic per warp.
+WF_HD_INLINE void atomic_add_aggregated(uint32_t* p, uint32_t v) {
+#if WF_DEVICE_CODE && __CUDA_ARCH__ >= 800
+    unsigned mask = __activemask();
+    uint32_t total = __reduce_add_sync(mask, v);
+    if (int(threadIdx.x & 31u) == __ffs(int(mask)) - 1 && total) atomicAdd(p, total);
+#else
+    if (v) atomic_add(p, v);
+#endif
+}
+
 }  // namespace wf

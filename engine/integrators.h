@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/scene.h"
+
 namespace wf {
 
 enum class IntegratorKind : uint32_t { Pt, Lt, Bpt, Ppm, Bpm, Vcm };
@@ -44,6 +46,30 @@ inline std::string integrator_name_list() {
         out += info.name;
     }
     return out;
+}
+
+// Why `kind` cannot render `scene` correctly, or "" when it can. Checked before a
+// render, so a scene an integrator cannot handle is an error, never a wrong image.
+inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene& scene) {
+    const bool to_camera = kind == IntegratorKind::Lt || kind == IntegratorKind::Bpt || kind == IntegratorKind::Vcm;
+    if (to_camera && scene.camera.aperture_radius > 0.0f)
+        return "/camera/aperture_radius: lt, bpt and vcm connect light paths to the camera, which needs a pinhole camera "
+               "(aperture 0); use pt, ppm or bpm for depth of field";
+    if (kind == IntegratorKind::Ppm) {
+        // ppm merges at the first non-specular camera vertex and continues only through
+        // specular ones; a material with both kinds of lobe needs bpm (SmallVCM switches).
+        for (size_t i = 0; i < scene.materials.size(); ++i) {
+            const Material& m = scene.materials[i];
+            bool non_specular = max_component(m.kd) > 0.0f || max_component(m.ks) > 0.0f;
+            bool specular = max_component(m.km) > 0.0f || m.ior > 0.0f;
+            if (non_specular && specular) {
+                std::string name = i < scene.material_names.size() ? scene.material_names[i] : std::to_string(i);
+                return "/materials: material '" + name +
+                       "' mixes specular and non-specular lobes, which ppm cannot render; use bpm or vcm";
+            }
+        }
+    }
+    return "";
 }
 
 }  // namespace wf

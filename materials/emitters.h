@@ -68,6 +68,8 @@ struct EmitterHit {
 // A particle leaving a light (SmallVCM Emit).
 struct EmissionSample {
     Vec3f origin{0.0f};
+    Vec3f origin_error{0.0f};     // rounding-error bound of origin (area lights; 0 elsewhere)
+    Vec3f origin_normal{0.0f, 0.0f, 1.0f};  // area lights: the emitting side's normal (to offset the ray)
     Vec3f dir{0.0f, 0.0f, 1.0f};  // unit, the direction the particle travels
     Vec3f energy{0.0f};  // radiance * cos (area), intensity (point), irradiance (directional), radiance (env)
     float pdf_emission_w = 0.0f;  // pdf of (origin, dir): area pdf x solid-angle pdf
@@ -250,6 +252,8 @@ WF_HD_INLINE EmissionSample emit(const Light& light, const EmitterContext& ctx, 
         // A particle cannot be refused here; bias a grazing direction to a valid angle.
         local.z = fmaxf(local.z, kEpsCosine);
         es.origin = ep.position;
+        es.origin_error = ep.position_error;
+        es.origin_normal = ep.normal;
         es.dir = Frame::from_z(ep.normal).to_world(local);
         es.energy = light.radiance * local.z;
         es.pdf_direct_a = ep.inv_area;

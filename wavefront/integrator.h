@@ -21,6 +21,7 @@ struct RenderResources {
     Film<Backend>* film = nullptr;   // the image: every contribution is added here
     RenderSettings settings;         // resolution, depth, seed, integrator parameters
     uint32_t max_wave_paths = 1u << 21;  // paths traced at once (state memory); the image does not depend on it
+    bool count_events = false;           // count light vertices, connections, merges (--stats)
 };
 
 template <class Backend>

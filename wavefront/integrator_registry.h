@@ -10,6 +10,7 @@
 #include "engine/integrators.h"
 #include "wavefront/integrator.h"
 #include "wavefront/integrators/pt.h"
+#include "wavefront/integrators/vcm.h"
 
 namespace wf {
 
@@ -21,9 +22,13 @@ std::unique_ptr<Integrator<Backend>> make_integrator(const RenderResources<Backe
                                     integrator_name_list() + ")");
     switch (info->kind) {
         case IntegratorKind::Pt: return std::make_unique<PathTracer<Backend>>(res);
-        default: break;
+        case IntegratorKind::Lt:
+        case IntegratorKind::Bpt:
+        case IntegratorKind::Ppm:
+        case IntegratorKind::Bpm:
+        case IntegratorKind::Vcm: return std::make_unique<VertexConnectionMerging<Backend>>(res, info->kind);
     }
-    throw std::invalid_argument("integrator '" + res.settings.integrator + "' is not implemented yet");
+    throw std::invalid_argument("integrator '" + res.settings.integrator + "' has no implementation");
 }
 
 }  // namespace wf

@@ -75,7 +75,7 @@ TEST(CliEndToEnd, MissingSceneFileExitsWithCode2) {
 TEST(CliEndToEnd, BadArgumentsExitWithCode2) {
     const std::string scene = "'" + test::source_dir() + "/scenes/cornell-box.json'";
     for (const std::string args : {"render " + scene + " --spp zero", "render " + scene + " --width 0",
-                                   "render " + scene + " -o out.jpg", "render " + scene + " --integrator vcm",
+                                   "render " + scene + " -o out.jpg", "render " + scene + " --integrator vcmm",
                                    std::string("frobnicate"), std::string("render")}) {
         RunResult r = run_wavefront(args);
         EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.stderr_text;
@@ -83,15 +83,28 @@ TEST(CliEndToEnd, BadArgumentsExitWithCode2) {
     }
 }
 
-TEST(CliEndToEnd, SceneAskingForAnUnimplementedIntegratorExitsWithCode2) {
-    const std::string scene = testing::TempDir() + "/wf_vcm_scene_" + std::to_string(getpid()) + ".json";
-    std::ofstream(scene) << R"({"render": {"integrator": "vcm"}})";
-    RunResult r = run_wavefront("render '" + scene + "' -o '" + testing::TempDir() + "/v.png' --backend cpu");
+TEST(CliEndToEnd, SceneAnIntegratorCannotRenderExitsWithCode2) {
+    // A thin-lens camera cannot be connected to by light paths: lt, bpt and vcm refuse it.
+    const std::string scene = testing::TempDir() + "/wf_lens_scene_" + std::to_string(getpid()) + ".json";
+    std::ofstream(scene) << R"({"render": {"integrator": "vcm"}, "camera": {"aperture_radius": 0.1}})";
+    const std::string out = " -o '" + testing::TempDir() + "/v.png' --backend cpu --width 8 --height 8 --spp 1";
+    RunResult r = run_wavefront("render '" + scene + "'" + out);
     EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
-    EXPECT_NE(r.stderr_text.find("/render/integrator"), std::string::npos) << r.stderr_text;
-    // --integrator pt overrides the scene's choice.
-    r = run_wavefront("render '" + scene + "' -o '" + testing::TempDir() + "/v.png' --backend cpu --width 8 "
-                      "--height 8 --spp 1 --integrator pt");
+    EXPECT_NE(r.stderr_text.find("/camera/aperture_radius"), std::string::npos) << r.stderr_text;
+    EXPECT_EQ(line_count(r.stderr_text), 1u) << r.stderr_text;
+    // bpm does not connect to the camera: the same scene renders.
+    r = run_wavefront("render '" + scene + "'" + out + " --integrator bpm");
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+
+    // ppm cannot render a material with both specular and non-specular lobes.
+    const std::string mixed = testing::TempDir() + "/wf_mixed_scene_" + std::to_string(getpid()) + ".json";
+    std::ofstream(mixed) << R"({"materials": {"glossy_mirror": {"type": "smallvcm", "kd": [0.5, 0.5, 0.5],
+        "km": [0.5, 0.5, 0.5]}}, "shapes": [{"type": "sphere", "center": [0, 0, 0], "radius": 1,
+        "material": "glossy_mirror"}]})";
+    r = run_wavefront("render '" + mixed + "'" + out + " --integrator ppm");
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("glossy_mirror"), std::string::npos) << r.stderr_text;
+    r = run_wavefront("render '" + mixed + "'" + out + " --integrator bpm");
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
 }
 

@@ -16,6 +16,7 @@ void intersect_closest(Backend& backend, const char* name, const GeometryView& g
         Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
         Hit hit = intersect_closest(geometry, ray, kInfinity);
         if (hit.prim == kNoHit) {
+            paths.alive[slot] = 0;
             if (escaped.items) escaped.push(slot);
             return;
         }

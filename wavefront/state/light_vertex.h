@@ -23,6 +23,7 @@
     X(float, d_vcm, "MIS: dVCM at the vertex")                                                      \
     X(float, d_vc, "MIS: dVC at the vertex")                                                        \
     X(float, d_vm, "MIS: dVM at the vertex")                                                        \
+    X(float, continuation, "Russian-roulette continuation probability of the BSDF at the vertex")   \
     X(uint8_t, valid, "1 when a vertex is stored in this entry (the hash grid skips the others)")
 
 namespace wf {

@@ -1,0 +1,202 @@
+// The VCM range-search hash grid (SmallVCM's hashgrid.hxx), built on the backend.
+//
+// Layout. Space is cut into cubic cells of edge 2r anchored at `origin` (the lo corner
+// of the scene bounds); a point's cell is floor((p - origin) / 2r) as int32, clamped
+// to +-2^30 so far-away or non-finite points cannot overflow. Cells are hashed
+// (SmallVCM's hash) into num_buckets buckets, a power of two so the modulo is a mask.
+// The points of bucket b are sorted_indices[cell_starts[b], cell_starts[b+1]). There
+// is no per-cell storage and no bounds test: a point outside the bounds still lands in
+// some bucket, and a bucket shared by several cells only costs distance tests.
+//
+// Query. With cells of edge 2r, every point within r of q lies in the 2x2x2 block of
+// cells made of q's cell and, per axis, its neighbour on the side nearer to q. Two of
+// those 8 cells may hash to one bucket, so each distinct bucket is visited once.
+// The result is exact up to the float rounding of the cell coordinates: a point at
+// (almost exactly) distance r can be missed only when q sits within rounding of the
+// middle of its cell, or when the coordinates are so large (> 2^23 cells from the
+// origin) that floats no longer resolve a cell.
+//
+// Build: a counting sort, four backend launches and no host round trip.
+//   build_hash_grid_clear    zero the bucket counters and the cells-used counter
+//   build_hash_grid_count    counter[b] += 1 per valid point (atomic); the point that
+//                            finds a bucket empty counts it as used
+//   build_hash_grid_scan     exclusive scan of the counters, in place: bucket starts
+//   build_hash_grid_scatter  each point takes the next slot of its bucket (atomic cursor)
+// Why the offset by one: offsets_ has num_buckets + 2 entries and bucket b counts in
+// offsets_[b + 1]. After the scan offsets_[b + 1] = start(b), which is b's cursor;
+// after the scatter that cursor has advanced to start(b) + count(b) = start(b + 1), so
+// offsets_[0 .. num_buckets] (offsets_[0] stays 0) is exactly cell_starts, with no
+// copy of the starts for the cursors.
+// The order of the points inside a bucket depends on the order the atomics ran in
+// (so on CUDA it can change from run to run); a sum over a query's points is
+// therefore reproducible only up to float rounding.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "engine/hd.h"
+#include "engine/math.h"
+
+namespace wf {
+
+// Cell coordinates are clamped to +-2^30: cell +- 1 still fits in int32.
+inline constexpr float kHashGridMaxCell = 1073741824.0f;
+
+WF_HD_INLINE int32_t hash_grid_cell_coordinate(float floored) {
+    // fmaxf/fminf return the other operand for NaN, so NaN goes to -2^30 (no UB).
+    return int32_t(fminf(fmaxf(floored, -kHashGridMaxCell), kHashGridMaxCell));
+}
+
+// SmallVCM's hash of the integer cell coordinates; num_buckets is a power of two.
+WF_HD_INLINE uint32_t hash_grid_bucket(int32_t x, int32_t y, int32_t z, uint32_t num_buckets) {
+    return ((uint32_t(x) * 73856093u) ^ (uint32_t(y) * 19349663u) ^ (uint32_t(z) * 83492791u)) & (num_buckets - 1u);
+}
+
+// The bucket of the cell containing p (the build's view of a point).
+WF_HD_INLINE uint32_t hash_grid_bucket_of(Vec3f p, Vec3f origin, float inv_cell_size, uint32_t num_buckets) {
+    const Vec3f u = (p - origin) * inv_cell_size;
+    return hash_grid_bucket(hash_grid_cell_coordinate(floorf(u.x)), hash_grid_cell_coordinate(floorf(u.y)),
+                            hash_grid_cell_coordinate(floorf(u.z)), num_buckets);
+}
+
+// Read-only view passed by value to kernels.
+struct HashGridView {
+    const uint32_t* cell_starts = nullptr;     // num_buckets + 1 entries: bucket b holds sorted_indices[cell_starts[b], cell_starts[b+1])
+    const uint32_t* sorted_indices = nullptr;  // point indices grouped by bucket
+    uint32_t num_buckets = 0;                  // a power of two; 0 before reserve()
+    Vec3f origin;                              // cell coordinates are floor((p - origin) * inv_cell_size)
+    float inv_cell_size = 0.0f;                // 1 / (2 r)
+    float radius_sq = 0.0f;                    // r^2
+
+    // Calls fn(point_index) once for every valid point with |points[i] - q|^2 <= r^2
+    // (SmallVCM accepts dist^2 <= r^2). points is the array the grid was built over.
+    template <class F>
+    WF_HD void query(Vec3f q, const Vec3f* points, F&& fn) const {
+        if (num_buckets == 0) return;
+        const Vec3f u = (q - origin) * inv_cell_size;
+        const float fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
+        const int32_t cx = hash_grid_cell_coordinate(fx), cy = hash_grid_cell_coordinate(fy),
+                      cz = hash_grid_cell_coordinate(fz);
+        // The neighbour on the nearer side of each axis (NaN: +1, harmless).
+        const int32_t nx = cx + (u.x - fx < 0.5f ? -1 : 1), ny = cy + (u.y - fy < 0.5f ? -1 : 1),
+                      nz = cz + (u.z - fz < 0.5f ? -1 : 1);
+        uint32_t buckets[8];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+        for (int j = 0; j < 8; ++j)
+            buckets[j] = hash_grid_bucket(j & 1 ? nx : cx, j & 2 ? ny : cy, j & 4 ? nz : cz, num_buckets);
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+        for (int j = 0; j < 8; ++j) {
+            // Two cells of the block may share a bucket: visit each bucket once
+            // (constant loop bounds keep `buckets` in registers on the GPU).
+            bool seen = false;
+            for (int k = 0; k < j; ++k) seen |= buckets[k] == buckets[j];
+            if (seen) continue;
+            const uint32_t end = cell_starts[buckets[j] + 1];
+            for (uint32_t s = cell_starts[buckets[j]]; s < end; ++s) {
+                const uint32_t i = sorted_indices[s];
+                if (length_squared(points[i] - q) <= radius_sq) fn(i);
+            }
+        }
+    }
+};
+
+template <class Backend>
+class HashGrid {
+public:
+    template <class T>
+    using Buffer = typename Backend::template Buffer<T>;
+
+    // Allocates for up to max_points points (buckets: a power of two >= max_points, at least 1).
+    void reserve(uint32_t max_points) { reserve(max_points, max_points); }
+    // Same, with a power of two >= min_buckets buckets (at least 1): more buckets than
+    // points means fewer cells per bucket; 1 bucket forces every cell to collide (tests).
+    void reserve(uint32_t max_points, uint32_t min_buckets) {
+        uint32_t buckets = 1;
+        while (buckets < min_buckets && buckets < (1u << 31)) buckets <<= 1;
+        if (reserved_ && buckets == num_buckets_ && max_points == max_points_) return;
+        offsets_.resize(size_t(buckets) + 2);  // zero-filled: a reserved, unbuilt grid is empty
+        sorted_indices_.resize(max_points);
+        cells_used_.resize(1);
+        num_buckets_ = buckets;
+        max_points_ = max_points;
+        reserved_ = true;
+    }
+
+    // Builds over points[0..n); valid may be null (all valid), else only points with
+    // valid[i] != 0 are inserted. bounds: a box known to contain the points (the scene
+    // bounds); its lo is the grid origin (points outside it are still found, only
+    // slower if many are far out; an empty box means origin 0). radius > 0. Every step
+    // runs on the backend; nothing is read back. points/valid must stay unchanged
+    // while the grid is used.
+    void build(Backend& backend, const Vec3f* points, const uint8_t* valid, uint32_t n, const Aabb& bounds,
+               float radius) {
+        if (!reserved_) throw std::invalid_argument("HashGrid::build: call reserve() before build()");
+        if (n > max_points_)
+            throw std::invalid_argument("HashGrid::build: " + std::to_string(n) + " points, but reserve() allowed " +
+                                        std::to_string(max_points_) + "; reserve for the largest count first");
+        const float inv_cell_size = 0.5f / radius;
+        if (!(radius > 0.0f) || !std::isfinite(radius) || !std::isfinite(inv_cell_size))
+            throw std::invalid_argument("HashGrid::build: the radius must be positive and finite, got " +
+                                        std::to_string(radius));
+        origin_ = bounds.empty() || !is_finite(bounds.lo) ? Vec3f(0.0f) : bounds.lo;
+        inv_cell_size_ = inv_cell_size;
+        radius_sq_ = radius * radius;
+
+        const uint32_t num_buckets = num_buckets_;
+        const Vec3f origin = origin_;
+        uint32_t* offsets = offsets_.data();
+        uint32_t* sorted = sorted_indices_.data();
+        uint32_t* cells_used = cells_used_.data();
+        backend.parallel_for("build_hash_grid_clear", num_buckets + 2, WF_LAMBDA(uint32_t k) {
+            offsets[k] = 0;
+            if (k == 0) *cells_used = 0;
+        });
+        backend.parallel_for("build_hash_grid_count", n, WF_LAMBDA(uint32_t i) {
+            if (valid && !valid[i]) return;
+            const uint32_t b = hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
+            if (atomic_add(&offsets[b + 1], 1u) == 0u) atomic_add(cells_used, 1u);
+        });
+        backend.exclusive_scan("build_hash_grid_scan", offsets + 1, offsets + 1, num_buckets + 1);
+        backend.parallel_for("build_hash_grid_scatter", n, WF_LAMBDA(uint32_t i) {
+            if (valid && !valid[i]) return;
+            const uint32_t b = hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
+            sorted[atomic_add(&offsets[b + 1], 1u)] = i;
+        });
+    }
+
+    HashGridView view() const {
+        HashGridView v;
+        v.cell_starts = offsets_.data();
+        v.sorted_indices = sorted_indices_.data();
+        v.num_buckets = num_buckets_;
+        v.origin = origin_;
+        v.inv_cell_size = inv_cell_size_;
+        v.radius_sq = radius_sq_;
+        return v;
+    }
+
+    // Number of non-empty buckets of the last build, computed on the device (for
+    // --stats): a pointer to one uint32_t in backend memory.
+    const uint32_t* cells_used_counter() const { return cells_used_.data(); }
+
+    uint32_t num_buckets() const { return num_buckets_; }
+    uint32_t max_points() const { return max_points_; }
+
+private:
+    Buffer<uint32_t> offsets_;         // num_buckets + 2: cell_starts are its first num_buckets + 1 (see top)
+    Buffer<uint32_t> sorted_indices_;  // max_points
+    Buffer<uint32_t> cells_used_;      // 1
+    uint32_t num_buckets_ = 0, max_points_ = 0;
+    bool reserved_ = false;
+    Vec3f origin_;
+    float inv_cell_size_ = 0.0f, radius_sq_ = 0.0f;
+};
+
+}  // namespace wf

@@ -1,0 +1,267 @@
+// The bidirectional family: `lt`, `bpt`, `ppm`, `bpm` and `vcm` (SmallVCM's
+// VertexCM), composed from stages. One iteration is one light pass and one camera
+// pass (lt: the light pass only):
+//
+//   light pass, per wave of light paths:
+//     generate_light -> compact -> per bounce: intersect_closest[light] ->
+//     store_light_vertex -> connect_to_camera -> intersect_shadow[light] -> shade_light -> compact
+//   build_hash_grid over every light vertex (when merging)
+//   camera pass, per wave of pixels:
+//     generate -> per bounce: intersect_closest -> shade_background -> shade_surface ->
+//     connect -> intersect_shadow -> merge -> scatter -> compact;  then accumulate
+//
+// Everything stays on the device; the host only reads the lagged active-queue
+// sizes (to stop issuing bounces) and, with --stats, the event counters.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "accel/hash_grid.h"
+#include "engine/integrators.h"
+#include "wavefront/bounce_counters.h"
+#include "wavefront/integrator.h"
+#include "wavefront/stages/accumulate.h"
+#include "wavefront/stages/compact.h"
+#include "wavefront/stages/connect.h"
+#include "wavefront/stages/connect_to_camera.h"
+#include "wavefront/stages/generate_camera_rays.h"
+#include "wavefront/stages/generate_light.h"
+#include "wavefront/stages/intersect_closest.h"
+#include "wavefront/stages/intersect_shadow.h"
+#include "wavefront/stages/merge.h"
+#include "wavefront/stages/scatter.h"
+#include "wavefront/stages/shade_light.h"
+#include "wavefront/stages/store_light_vertex.h"
+#include "wavefront/stages/vcm_shade_background.h"
+#include "wavefront/stages/vcm_shade_surface.h"
+
+namespace wf {
+
+inline VcmTechniques vcm_techniques(IntegratorKind kind) {
+    VcmTechniques t;
+    switch (kind) {
+        case IntegratorKind::Lt: t.light_trace_only = true; break;
+        case IntegratorKind::Ppm: t.ppm = t.merge = true; break;
+        case IntegratorKind::Bpm: t.merge = true; break;
+        case IntegratorKind::Bpt: t.connect = true; break;
+        case IntegratorKind::Vcm: t.connect = t.merge = true; break;
+        default: throw std::invalid_argument("not an integrator of the bidirectional family");
+    }
+    return t;
+}
+
+template <class Backend>
+class VertexConnectionMerging final : public Integrator<Backend> {
+public:
+    // Shadow rays one camera wave may push: bounds the camera wave for deep paths.
+    static constexpr uint64_t kMaxShadowRaysPerWave = uint64_t(1) << 25;
+
+    VertexConnectionMerging(const RenderResources<Backend>& res, IntegratorKind kind)
+        : res_(res), backend_(*res.backend), techniques_(vcm_techniques(kind)) {
+        const RenderSettings& s = res.settings;
+        num_pixels_ = s.width * s.height;
+        num_light_paths_ = s.light_paths ? s.light_paths : num_pixels_;
+        stride_ = std::max(1u, s.max_depth - 1);
+        const uint64_t entries = uint64_t(num_light_paths_) * stride_;
+        if (entries > 0xffffffffull)
+            throw std::invalid_argument("light paths x (max path length - 1) = " + std::to_string(entries) +
+                                        " light-vertex entries: expected at most 2^32 - 1; use fewer --light-paths "
+                                        "or a smaller --max-depth");
+        const uint32_t max_wave = std::max(1u, res.max_wave_paths);
+        light_wave_ = std::min(num_light_paths_, max_wave);
+        camera_wave_ = uint32_t(std::min<uint64_t>({num_pixels_, max_wave, kMaxShadowRaysPerWave / (1 + stride_)}));
+        camera_wave_ = std::max(1u, camera_wave_);
+
+        vertex_bytes_ = entries * LightVertexStorage<Backend>::kBytesPerElement;
+        light_vertices_.allocate(uint32_t(entries));
+        light_paths_.allocate(light_wave_);
+        light_active_.resize(light_wave_);
+        light_surface_.resize(light_wave_);
+        light_counters_.allocate(s.max_depth);
+        if (!techniques_.light_trace_only) {
+            camera_paths_.allocate(camera_wave_);
+            for (auto* q : {&camera_active_, &camera_surface_, &camera_escaped_, &camera_vertices_})
+                q->resize(camera_wave_);
+            camera_counters_.allocate(s.max_depth);
+            vertex_counts_.resize(s.max_depth);
+        }
+        shadow_capacity_ = std::max<uint64_t>(light_wave_, uint64_t(camera_wave_) * (1 + stride_));
+        shadow_rays_.allocate(uint32_t(shadow_capacity_));
+        if (techniques_.merge) grid_.reserve(uint32_t(entries));
+        counters_.resize(kNumVcmCounters + 1);
+        base_radius_ = s.radius_factor * res.scene.scene_sphere.radius;
+    }
+
+    uint32_t max_batch() const override { return 1; }
+
+    void render(uint32_t first_iteration, uint32_t count) override {
+        for (uint32_t i = first_iteration; i < first_iteration + count; ++i) render_iteration(i);
+    }
+
+    void report(RenderStats& stats) override {
+        stats.light_bounces = light_counters_.totals();
+        if (!techniques_.light_trace_only) stats.bounces = camera_counters_.totals();
+        stats.counters.push_back({"light vertices stored", double(totals_[kCounterLightVertices])});
+        if (techniques_.connect)
+            stats.counters.push_back({"connections to light vertices", double(totals_[kCounterConnections])});
+        if (techniques_.merge) {
+            stats.counters.push_back({"light vertices merged", double(totals_[kCounterMerges])});
+            stats.counters.push_back({"hash grid cells used", double(totals_[kNumVcmCounters])});
+            stats.counters.push_back({"merge radius (last iteration)", double(last_radius_), false});
+        }
+        stats.counters.push_back({"light paths per iteration", double(num_light_paths_), false});
+        stats.counters.push_back({"light vertex memory (bytes)", double(vertex_bytes_), false});
+        stats.counters.push_back({"shadow-ray queue capacity", double(shadow_capacity_), false});
+    }
+
+private:
+    using Items = typename Backend::template Buffer<uint32_t>;
+
+    template <class View>
+    SlotQueue<View> queue(Items& items, BounceCounters<Backend>& c, uint32_t bounce, QueueKind kind, uint32_t n) {
+        return {items.data(), c.size(bounce, kind), n};
+    }
+
+    void render_iteration(uint32_t iteration) {
+        const RenderSettings& s = res_.settings;
+        const float radius = merge_radius(base_radius_, s.radius_alpha, iteration);
+        last_radius_ = radius;
+        VcmContext ctx{};
+        ctx.scene = res_.scene;
+        ctx.camera_paths = camera_paths_.view();
+        ctx.light_paths = light_paths_.view();
+        ctx.light_vertices = light_vertices_.view();
+        ctx.vertex_stride = stride_;
+        ctx.num_light_paths = num_light_paths_;
+        ctx.techniques = techniques_;
+        ctx.weights = VcmWeights::make(techniques_.connect, techniques_.merge, radius, float(num_light_paths_));
+        ctx.merge_radius = radius;
+        ctx.vm_normalization = 1.0f / (kPi * radius * radius * float(num_light_paths_));
+        ctx.max_path_length = s.max_depth;
+        ctx.seed = s.seed;
+        ctx.iteration = iteration;
+        ctx.film = res_.film->view();
+        ctx.counters = res_.count_events ? counters_.data() : nullptr;
+        if (ctx.counters) counters_.fill_zero();
+
+        for (uint32_t first = 0; first < num_light_paths_; first += light_wave_)
+            light_wave(ctx, first, std::min(light_wave_, num_light_paths_ - first));
+        if (techniques_.merge) {
+            grid_.build(backend_, light_vertices_.position.data(), light_vertices_.valid.data(),
+                        num_light_paths_ * stride_, res_.scene.bounds, radius);
+            ctx.grid = grid_.view();
+        }
+        if (!techniques_.light_trace_only)
+            for (uint32_t first = 0; first < num_pixels_; first += camera_wave_)
+                camera_wave(ctx, first, std::min(camera_wave_, num_pixels_ - first));
+        if (ctx.counters) read_counters();
+    }
+
+    void light_wave(const VcmContext& ctx, uint32_t first_path, uint32_t n) {
+        const RenderSettings& s = res_.settings;
+        BounceCounters<Backend>& c = light_counters_;
+        c.begin_wave();
+        generate_light(backend_, ctx, first_path, n);
+        compact(backend_, "compact[light]", ctx.light_paths.alive, n, queue<LightPathView>(light_active_, c, 0, kQueueActive, n));
+        // A light path stores vertices of path length 1 .. max - 1 (SmallVCM: it stops when
+        // length + 2 > max), so it traces at most max - 1 segments.
+        for (uint32_t bounce = 0; bounce + 1 < s.max_depth; ++bounce) {
+            if (!c.any_alive(backend_, bounce)) break;
+            auto active = queue<LightPathView>(light_active_, c, bounce, kQueueActive, n);
+            auto surface = queue<LightPathView>(light_surface_, c, bounce, kQueueSurface, n);
+            SlotQueue<LightPathView> no_escaped{nullptr, c.size(bounce, kQueueEscaped), n};
+            intersect_closest(backend_, "intersect_closest[light]", ctx.scene.geometry, ctx.light_paths, active,
+                              surface, no_escaped);
+            store_light_vertex(backend_, ctx, surface);
+            if (techniques_.connects_to_camera()) {
+                WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow), n};
+                connect_to_camera(backend_, ctx, surface, shadow);
+                intersect_shadow(backend_, "intersect_shadow[light]", ctx.scene.geometry, shadow, ctx.film);
+            }
+            shade_light(backend_, ctx, surface);
+            compact(backend_, "compact[light]", ctx.light_paths.alive, n,
+                    queue<LightPathView>(light_active_, c, bounce + 1, kQueueActive, n));
+            c.end_bounce(backend_, bounce);
+        }
+        c.end_wave(backend_);
+    }
+
+    void camera_wave(const VcmContext& ctx, uint32_t first_pixel, uint32_t n) {
+        const RenderSettings& s = res_.settings;
+        BounceCounters<Backend>& c = camera_counters_;
+        c.begin_wave();
+        vertex_counts_.fill_zero();
+        GenerateCameraRaysContext gen{ctx.scene.camera, ctx.camera_paths, s.seed, num_pixels_,
+                                      uint64_t(ctx.iteration) * num_pixels_ + first_pixel, n,
+                                      float(num_light_paths_)};
+        generate_camera_rays(backend_, gen, queue<CameraPathView>(camera_active_, c, 0, kQueueActive, n));
+        for (uint32_t bounce = 0; bounce < s.max_depth; ++bounce) {
+            if (!c.any_alive(backend_, bounce)) break;
+            auto active = queue<CameraPathView>(camera_active_, c, bounce, kQueueActive, n);
+            auto surface = queue<CameraPathView>(camera_surface_, c, bounce, kQueueSurface, n);
+            auto escaped = queue<CameraPathView>(camera_escaped_, c, bounce, kQueueEscaped, n);
+            // Camera vertices that connect, merge and scatter (one counter per bounce).
+            SlotQueue<CameraPathView> vertices{camera_vertices_.data(), vertex_counts_.data() + bounce, n};
+            intersect_closest(backend_, "intersect_closest", ctx.scene.geometry, ctx.camera_paths, active, surface,
+                              escaped);
+            vcm_shade_background(backend_, ctx, escaped);
+            vcm_shade_surface(backend_, ctx, surface, vertices);
+            if (techniques_.connect) {
+                WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow),
+                                                uint32_t(std::min<uint64_t>(shadow_capacity_, uint64_t(n) * (1 + stride_)))};
+                connect(backend_, ctx, vertices, shadow);
+                intersect_shadow(backend_, "intersect_shadow", ctx.scene.geometry, shadow, ctx.film);
+            }
+            if (techniques_.merge) merge(backend_, ctx, vertices);
+            scatter(backend_, ctx, vertices);
+            compact(backend_, "compact", ctx.camera_paths.alive, n,
+                    queue<CameraPathView>(camera_active_, c, bounce + 1, kQueueActive, n));
+            c.end_bounce(backend_, bounce);
+        }
+        accumulate(backend_, ctx.camera_paths, n, ctx.film);
+        c.end_wave(backend_);
+    }
+
+    void read_counters() {
+        std::vector<uint32_t> v = counters_.to_vector();
+        for (uint32_t i = 0; i < kNumVcmCounters; ++i) totals_[i] += v[i];
+        if (techniques_.merge) {
+            uint32_t cells = 0;
+            backend_.synchronize();
+            copy_device_counter(grid_.cells_used_counter(), &cells);
+            totals_[kNumVcmCounters] += cells;
+        }
+    }
+
+    void copy_device_counter(const uint32_t* device_counter, uint32_t* host) {
+        typename Backend::CounterMirror mirror;
+        mirror.resize(1);
+        backend_.copy_counter_to_host(mirror.data(), device_counter);
+        backend_.synchronize();
+        *host = mirror.data()[0];
+    }
+
+    RenderResources<Backend> res_;
+    Backend& backend_;
+    VcmTechniques techniques_;
+    uint32_t num_pixels_ = 0, num_light_paths_ = 0, stride_ = 1;
+    uint32_t light_wave_ = 0, camera_wave_ = 0;
+    uint64_t shadow_capacity_ = 0, vertex_bytes_ = 0;
+    float base_radius_ = 0.0f, last_radius_ = 0.0f;
+    LightPathStorage<Backend> light_paths_;
+    LightVertexStorage<Backend> light_vertices_;
+    CameraPathStorage<Backend> camera_paths_;
+    ShadowRayStorage<Backend> shadow_rays_;
+    Items light_active_, light_surface_;
+    Items camera_active_, camera_surface_, camera_escaped_, camera_vertices_;
+    Items vertex_counts_;
+    BounceCounters<Backend> light_counters_, camera_counters_;
+    HashGrid<Backend> grid_;
+    Items counters_;
+    uint64_t totals_[kNumVcmCounters + 1] = {};
+};
+
+}  // namespace wf

@@ -1,0 +1,95 @@
+// Stage `connect` (bpt, vcm): vertex connection from every queued camera vertex,
+// one thread per (camera vertex, technique) pair: k = 0 is next-event estimation
+// to a picked light (eqs. 44-45), k >= 1 the connection to the light vertex of
+// path length k of the light sub-path with the camera path's index (eqs. 40-41).
+// Each pushes a shadow ray carrying its MIS-weighted contribution; intersect_shadow
+// adds the unoccluded ones to the film.
+#pragma once
+
+#include "wavefront/queues.h"
+#include "wavefront/rng_dims.h"
+#include "wavefront/stages/intersect_shadow.h"
+#include "wavefront/stages/vcm_vertex.h"
+#include "wavefront/vcm_context.h"
+
+namespace wf {
+
+WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, const SubpathVertex& v,
+                                          const WorkQueue<ShadowRayView>& shadow) {
+    const CameraPathView& p = ctx.camera_paths;
+    PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], p.path_length[slot], kRngStreamCamera};
+    const float pick = ctx.scene.light_pick_prob();
+    const Light& light = ctx.scene.lights[ctx.scene.pick_light(rng.at(rng_dim::kLightPick))];
+    DirectSample ds = illuminate(light, ctx.scene.emitters(), v.sp.p, rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
+    if (is_black(ds.radiance)) return;
+    BsdfEval ev = v.bsdf.evaluate(ds.dir_to_light);
+    if (is_black(ev.factor)) return;
+    const float continuation = v.bsdf.continuation_prob();
+    // A delta light can never be hit by BSDF sampling.
+    float bsdf_dir_pdf_w = ds.is_delta ? 0.0f : ev.pdf_fwd_w * continuation;
+    float w = mis_weight_light_sample(load_mis(p, slot), bsdf_dir_pdf_w, ev.pdf_rev_w * continuation,
+                                      pick * ds.pdf_direct_w, pick * ds.pdf_emission_w, ev.cos_out, ds.cos_at_light,
+                                      ctx.weights);
+    Vec3f contribution =
+        p.throughput[slot] * ds.radiance * ev.factor * (w * ev.cos_out / (pick * ds.pdf_direct_w));
+    if (is_black(contribution)) return;
+    Ray ray;
+    float t_max = kInfinity;
+    if (ds.is_infinite) ray = spawn_ray(v.sp, ds.dir_to_light);
+    else ray = spawn_ray_to(v.sp, ds.light_point, &t_max);
+    push_shadow_ray(shadow, ray, t_max, contribution, p.pixel[slot]);
+}
+
+WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, const SubpathVertex& v, uint32_t k,
+                                          const WorkQueue<ShadowRayView>& shadow) {
+    const CameraPathView& p = ctx.camera_paths;
+    const LightVertexView& lv = ctx.light_vertices;
+    const uint32_t light_path = p.pixel[slot] % ctx.num_light_paths;
+    const uint32_t e = light_path * ctx.vertex_stride + k - 1;
+    if (!lv.valid[e]) return;
+    if (k + 1 + p.path_length[slot] > ctx.max_path_length) return;
+    ctx.count(kCounterConnections, 1);
+    Vec3f dir = lv.position[e] - v.sp.p;
+    float dist2 = length_squared(dir);
+    if (!(dist2 > 0.0f)) return;
+    float dist = sqrtf(dist2);
+    dir = dir / dist;
+    BsdfEval camera_ev = v.bsdf.evaluate(dir);
+    if (is_black(camera_ev.factor)) return;
+    Bsdf light_bsdf = light_vertex_bsdf(ctx.scene, lv, e);
+    BsdfEval light_ev = light_bsdf.evaluate(-dir);
+    if (is_black(light_ev.factor)) return;
+    const float camera_cont = v.bsdf.continuation_prob();
+    const float light_cont = lv.continuation[e];
+    float geometry = camera_ev.cos_out * light_ev.cos_out / dist2;
+    float camera_dir_pdf_a = pdf_solid_angle_to_area(camera_ev.pdf_fwd_w * camera_cont, dist, light_ev.cos_out);
+    float light_dir_pdf_a = pdf_solid_angle_to_area(light_ev.pdf_fwd_w * light_cont, dist, camera_ev.cos_out);
+    float w = mis_weight_connection(load_mis(p, slot), SubpathMis{lv.d_vcm[e], lv.d_vc[e], lv.d_vm[e]},
+                                    camera_dir_pdf_a, camera_ev.pdf_rev_w * camera_cont, light_dir_pdf_a,
+                                    light_ev.pdf_rev_w * light_cont, ctx.weights);
+    Vec3f contribution = p.throughput[slot] * lv.throughput[e] * camera_ev.factor * light_ev.factor * (w * geometry);
+    if (is_black(contribution)) return;
+    float t_max;
+    Ray ray = spawn_ray_to(v.sp, SurfacePoint{lv.position[e], lv.position_error[e], lv.normal[e]}, &t_max);
+    push_shadow_ray(shadow, ray, t_max, contribution, p.pixel[slot]);
+}
+
+template <class Backend>
+void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices,
+             WorkQueue<ShadowRayView> shadow) {
+    const uint32_t per_vertex = 1 + ctx.vertex_stride;
+    backend.parallel_for("connect", vertices.capacity * per_vertex, WF_LAMBDA(uint32_t i) {
+        const uint32_t q = i / per_vertex, k = i % per_vertex;
+        if (q >= *vertices.size) return;
+        const uint32_t slot = vertices.items[q];
+        SubpathVertex v = subpath_vertex(ctx.scene, ctx.camera_paths, slot, true);
+        if (v.bsdf.is_delta()) return;
+        if (k == 0) {
+            if (ctx.scene.num_lights > 0) connect_to_light_source(ctx, slot, v, shadow);
+        } else {
+            connect_to_light_vertex(ctx, slot, v, k, shadow);
+        }
+    });
+}
+
+}  // namespace wf

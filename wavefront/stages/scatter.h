@@ -1,0 +1,27 @@
+// Stage `scatter` (bidirectional family): continues each queued camera vertex
+// after connect and merge have used it: samples the BSDF, Russian roulette, and
+// the MIS quantities for the next vertex. ppm stops after its first merge.
+#pragma once
+
+#include "wavefront/queues.h"
+#include "wavefront/stages/shade_light.h"
+#include "wavefront/stages/vcm_vertex.h"
+#include "wavefront/vcm_context.h"
+
+namespace wf {
+
+template <class Backend>
+void scatter(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices) {
+    for_all_queued(backend, "scatter", vertices, WF_LAMBDA(uint32_t slot) {
+        const CameraPathView& p = ctx.camera_paths;
+        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        if (ctx.techniques.ppm && !v.bsdf.is_delta()) return;  // merged here: the path ends
+        PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], p.path_length[slot], kRngStreamCamera};
+        bool specular = false;
+        if (!scatter_subpath(ctx, p, slot, v, rng, &specular)) return;
+        if (!specular) p.specular_path[slot] = 0;
+        p.alive[slot] = 1;
+    });
+}
+
+}  // namespace wf

@@ -1,0 +1,54 @@
+// Stage `shade_light`: continues each light sub-path from its vertex: stops when
+// one more segment could not be used (light path length + 2 > max), samples the
+// BSDF (light paths carry importance: no (eta_i/eta_t)^2 on refraction), Russian
+// roulette, and the MIS quantities for the next vertex.
+#pragma once
+
+#include "wavefront/queues.h"
+#include "wavefront/rng_dims.h"
+#include "wavefront/stages/vcm_vertex.h"
+#include "wavefront/vcm_context.h"
+
+namespace wf {
+
+// Samples the next direction of a sub-path (camera or light) at vertex v, with Russian
+// roulette, and updates its throughput, MIS and ray. False when the path ends.
+template <class PathView>
+WF_HD_INLINE bool scatter_subpath(const VcmContext& ctx, const PathView& p, uint32_t slot, const SubpathVertex& v,
+                                  const PathRng& rng, bool* specular) {
+    const Bsdf& bsdf = v.bsdf;
+    BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
+    if (is_black(s.factor)) return false;
+    float pdf_rev = s.specular ? s.pdf_w : bsdf.evaluate(s.wi_world).pdf_rev_w;
+    const float continuation = bsdf.continuation_prob();
+    if (rng.at(rng_dim::kRoulette) > continuation) return false;
+    float pdf_dir = s.pdf_w * continuation;
+    pdf_rev *= continuation;
+    SubpathMis mis = load_mis(p, slot);
+    mis = s.specular ? subpath_after_specular(mis, s.cos_out)
+                     : subpath_after_scatter(mis, s.cos_out, pdf_dir, pdf_rev, ctx.weights);
+    store_mis(p, slot, mis);
+    p.throughput[slot] = p.throughput[slot] * s.factor * (s.cos_out / pdf_dir);
+    p.ray_origin[slot] = offset_ray_origin(v.sp.p, v.sp.p_error, v.sp.ng, s.wi_world);
+    p.ray_dir[slot] = s.wi_world;
+    p.path_length[slot] = p.path_length[slot] + 1;
+    *specular = s.specular;
+    return true;
+}
+
+template <class Backend>
+void shade_light(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathView> surface) {
+    for_all_queued(backend, "shade_light", surface, WF_LAMBDA(uint32_t slot) {
+        const LightPathView& p = ctx.light_paths;
+        p.alive[slot] = 0;
+        const uint32_t length = p.path_length[slot];
+        if (length + 2 > ctx.max_path_length) return;
+        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, false);
+        if (!v.bsdf.is_valid()) return;
+        PathRng rng{ctx.seed, p.path[slot], ctx.iteration, length, kRngStreamLight};
+        bool specular;
+        if (scatter_subpath(ctx, p, slot, v, rng, &specular)) p.alive[slot] = 1;
+    });
+}
+
+}  // namespace wf

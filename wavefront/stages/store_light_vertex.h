@@ -1,0 +1,43 @@
+// Stage `store_light_vertex`: at each light sub-path hit, completes the MIS
+// quantities for the segment just traced (eqs. 31-36 of the tech. report) and,
+// where the BSDF has a non-delta lobe, stores the vertex in the light path's
+// range of the flat light-vertex buffer.
+#pragma once
+
+#include "wavefront/queues.h"
+#include "wavefront/stages/vcm_vertex.h"
+#include "wavefront/vcm_context.h"
+
+namespace wf {
+
+template <class Backend>
+void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathView> surface) {
+    for_all_queued(backend, "store_light_vertex", surface, WF_LAMBDA(uint32_t slot) {
+        const LightPathView& p = ctx.light_paths;
+        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, false);
+        if (!v.bsdf.is_valid()) return;
+        const uint32_t length = p.path_length[slot];
+        // Lights at infinity sample their first segment per solid angle: no distance^2.
+        bool apply_distance = length > 1 || p.from_finite_light[slot];
+        SubpathMis mis = subpath_at_hit(load_mis(p, slot), p.hit_t[slot], v.bsdf.cos_theta_fix(), apply_distance);
+        store_mis(p, slot, mis);
+        if (v.bsdf.is_delta()) return;
+        const LightVertexView& lv = ctx.light_vertices;
+        const uint32_t e = p.path[slot] * ctx.vertex_stride + length - 1;
+        lv.position[e] = v.sp.p;
+        lv.position_error[e] = v.sp.p_error;
+        lv.normal[e] = v.sp.ng;
+        lv.dir_fix[e] = -p.ray_dir[slot];
+        lv.throughput[e] = p.throughput[slot];
+        lv.material[e] = v.info.material;
+        lv.path_length[e] = length;
+        lv.d_vcm[e] = mis.d_vcm;
+        lv.d_vc[e] = mis.d_vc;
+        lv.d_vm[e] = mis.d_vm;
+        lv.continuation[e] = v.bsdf.continuation_prob();
+        lv.valid[e] = 1;
+        ctx.count(kCounterLightVertices, 1);
+    });
+}
+
+}  // namespace wf

@@ -1,0 +1,38 @@
+// Stage `shade_surface` (bidirectional family): at each camera-path hit, completes
+// the MIS quantities for the segment just traced, adds emission with its full MIS
+// weight (eqs. 42-43), and queues the vertex for connect, merge and scatter unless
+// the path has reached the maximum length.
+#pragma once
+
+#include "wavefront/queues.h"
+#include "wavefront/stages/vcm_shade_background.h"
+#include "wavefront/stages/vcm_vertex.h"
+#include "wavefront/vcm_context.h"
+
+namespace wf {
+
+template <class Backend>
+void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> surface,
+                       SlotQueue<CameraPathView> vertices) {
+    for_all_queued(backend, "shade_surface", surface, WF_LAMBDA(uint32_t slot) {
+        const CameraPathView& p = ctx.camera_paths;
+        p.alive[slot] = 0;
+        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        if (!v.bsdf.is_valid()) return;
+        const uint32_t length = p.path_length[slot];
+        SubpathMis mis = subpath_at_hit(load_mis(p, slot), p.hit_t[slot], v.bsdf.cos_theta_fix(), true);
+        store_mis(p, slot, mis);
+        if (v.info.light >= 0) {
+            EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot],
+                                           v.sp.p, p.ray_dir[slot]);
+            if (!is_black(e.radiance)) {
+                float w = vcm_emitter_weight(ctx, length, p.specular_path[slot], mis, e.pdf_direct_a, e.pdf_emission_w);
+                p.radiance[slot] += p.throughput[slot] * e.radiance * w;
+            }
+        }
+        if (length >= ctx.max_path_length) return;
+        vertices.push(slot);
+    });
+}
+
+}  // namespace wf
