@@ -16,22 +16,27 @@
 // middle of its cell, or when the coordinates are so large (> 2^23 cells from the
 // origin) that floats no longer resolve a cell.
 //
-// Build: a counting sort, four backend launches and no host round trip.
-//   build_hash_grid_clear    zero the bucket counters and the cells-used counter
-//   build_hash_grid_count    counter[b] += 1 per valid point (atomic); the point that
-//                            finds a bucket empty counts it as used
-//   build_hash_grid_scan     exclusive scan of the counters, in place: bucket starts
-//   build_hash_grid_scatter  each point takes the next slot of its bucket (atomic cursor)
+// Build: a counting sort, five backend launches and no host round trip.
+//   build_hash_grid_clear       zero the bucket counters and the cells-used counters
+//   build_hash_grid_count       counter[b] += 1 per valid point (atomic, result unused)
+//   build_hash_grid_scan        exclusive scan of the counters, in place: bucket starts
+//   build_hash_grid_cells_used  count the non-empty buckets (starts differ)
+//   build_hash_grid_scatter     each point takes the next slot of its bucket (atomic cursor)
 // Why the offset by one: offsets_ has num_buckets + 2 entries and bucket b counts in
 // offsets_[b + 1]. After the scan offsets_[b + 1] = start(b), which is b's cursor;
 // after the scatter that cursor has advanced to start(b) + count(b) = start(b + 1), so
 // offsets_[0 .. num_buckets] (offsets_[0] stays 0) is exactly cell_starts, with no
 // copy of the starts for the cursors.
+// Why cells-used is a pass of its own: one counter bumped by every point that finds
+// its bucket empty serialises ~N/32 atomics on one address, and needs the count's
+// atomic to return its value: on an H100 that cost about 100 us of a 4M-point build;
+// this pass (one atomic per warp, spread over 64 counters summed by the scatter) 17 us.
 // The order of the points inside a bucket depends on the order the atomics ran in
 // (so on CUDA it can change from run to run); a sum over a query's points is
 // therefore reproducible only up to float rounding.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -55,6 +60,26 @@ WF_HD_INLINE uint32_t hash_grid_bucket(int32_t x, int32_t y, int32_t z, uint32_t
     return ((uint32_t(x) * 73856093u) ^ (uint32_t(y) * 19349663u) ^ (uint32_t(z) * 83492791u)) & (num_buckets - 1u);
 }
 
+// The cells-used count goes through kHashGridUsedSlots counters, one 128-byte line
+// apart, after the total: counters[0] = total, slot k at counters[(k + 1) * stride].
+inline constexpr uint32_t kHashGridUsedSlots = 64;
+inline constexpr uint32_t kHashGridUsedStride = 32;
+
+// Adds `used` (0 or 1) for the bucket `index` to the slot of its group of 32 indices:
+// on the GPU one atomic per warp (a warp's indices share a slot, and the first
+// active lane adds the warp's count; lanes are threadIdx.x % 32, as parallel_for
+// launches 1D blocks of 256), on the CPU one per used bucket.
+WF_HD_INLINE void hash_grid_count_used(uint32_t* counters, uint32_t index, bool used) {
+    uint32_t* slot = counters + (((index >> 5) & (kHashGridUsedSlots - 1)) + 1) * kHashGridUsedStride;
+#if WF_DEVICE_CODE
+    const unsigned active = __activemask();
+    const unsigned voted = __ballot_sync(active, used);
+    if (voted && (threadIdx.x & 31u) == unsigned(__ffs(active) - 1)) atomicAdd(slot, unsigned(__popc(voted)));
+#else
+    if (used) atomic_add(slot, 1u);
+#endif
+}
+
 // The bucket of the cell containing p (the build's view of a point).
 WF_HD_INLINE uint32_t hash_grid_bucket_of(Vec3f p, Vec3f origin, float inv_cell_size, uint32_t num_buckets) {
     const Vec3f u = (p - origin) * inv_cell_size;
@@ -75,6 +100,20 @@ struct HashGridView {
     // (SmallVCM accepts dist^2 <= r^2). points is the array the grid was built over.
     template <class F>
     WF_HD void query(Vec3f q, const Vec3f* points, F&& fn) const {
+        for_each_bucket(q, [&](uint32_t begin, uint32_t end) {
+            for (uint32_t s = begin; s < end; ++s) {
+                const uint32_t i = sorted_indices[s];
+                if (length_squared(points[i] - q) <= radius_sq) fn(i);
+            }
+        });
+    }
+
+    // The buckets a query at q must search: fn(begin, end) once for each distinct bucket,
+    // with [begin, end) a range of sorted_indices. For callers that keep the points'
+    // data in bucket order (so a bucket's points are read contiguously); they must do
+    // the distance test themselves.
+    template <class F>
+    WF_HD void for_each_bucket(Vec3f q, F&& fn) const {
         if (num_buckets == 0) return;
         const Vec3f u = (q - origin) * inv_cell_size;
         const float fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
@@ -98,11 +137,8 @@ struct HashGridView {
             bool seen = false;
             for (int k = 0; k < j; ++k) seen |= buckets[k] == buckets[j];
             if (seen) continue;
-            const uint32_t end = cell_starts[buckets[j] + 1];
-            for (uint32_t s = cell_starts[buckets[j]]; s < end; ++s) {
-                const uint32_t i = sorted_indices[s];
-                if (length_squared(points[i] - q) <= radius_sq) fn(i);
-            }
+            const uint32_t begin = cell_starts[buckets[j]], end = cell_starts[buckets[j] + 1];
+            if (begin < end) fn(begin, end);
         }
     }
 };
@@ -123,7 +159,7 @@ public:
         if (reserved_ && buckets == num_buckets_ && max_points == max_points_) return;
         offsets_.resize(size_t(buckets) + 2);  // zero-filled: a reserved, unbuilt grid is empty
         sorted_indices_.resize(max_points);
-        cells_used_.resize(1);
+        used_counters_.resize((kHashGridUsedSlots + 1) * kHashGridUsedStride);
         num_buckets_ = buckets;
         max_points_ = max_points;
         reserved_ = true;
@@ -153,18 +189,27 @@ public:
         const Vec3f origin = origin_;
         uint32_t* offsets = offsets_.data();
         uint32_t* sorted = sorted_indices_.data();
-        uint32_t* cells_used = cells_used_.data();
-        backend.parallel_for("build_hash_grid_clear", num_buckets + 2, WF_LAMBDA(uint32_t k) {
-            offsets[k] = 0;
-            if (k == 0) *cells_used = 0;
+        uint32_t* counters = used_counters_.data();
+        // Four entries per thread: 25% faster than one at 4M buckets (H100).
+        const uint32_t clear_threads = std::max((num_buckets + 2 + 3) / 4, kHashGridUsedSlots + 1);
+        backend.parallel_for("build_hash_grid_clear", clear_threads, WF_LAMBDA(uint32_t k) {
+            for (uint32_t j = 4 * k; j < 4 * k + 4 && j < num_buckets + 2; ++j) offsets[j] = 0;
+            if (k <= kHashGridUsedSlots) counters[k * kHashGridUsedStride] = 0;
         });
         backend.parallel_for("build_hash_grid_count", n, WF_LAMBDA(uint32_t i) {
             if (valid && !valid[i]) return;
-            const uint32_t b = hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
-            if (atomic_add(&offsets[b + 1], 1u) == 0u) atomic_add(cells_used, 1u);
+            atomic_add(&offsets[hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets) + 1], 1u);
         });
         backend.exclusive_scan("build_hash_grid_scan", offsets + 1, offsets + 1, num_buckets + 1);
+        backend.parallel_for("build_hash_grid_cells_used", num_buckets, WF_LAMBDA(uint32_t b) {
+            hash_grid_count_used(counters, b, offsets[b + 2] > offsets[b + 1]);
+        });
         backend.parallel_for("build_hash_grid_scatter", n, WF_LAMBDA(uint32_t i) {
+            if (i == 0) {  // the cells-used pass has finished: its slots are final
+                uint32_t total = 0;
+                for (uint32_t k = 1; k <= kHashGridUsedSlots; ++k) total += counters[k * kHashGridUsedStride];
+                counters[0] = total;
+            }
             if (valid && !valid[i]) return;
             const uint32_t b = hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
             sorted[atomic_add(&offsets[b + 1], 1u)] = i;
@@ -184,7 +229,7 @@ public:
 
     // Number of non-empty buckets of the last build, computed on the device (for
     // --stats): a pointer to one uint32_t in backend memory.
-    const uint32_t* cells_used_counter() const { return cells_used_.data(); }
+    const uint32_t* cells_used_counter() const { return used_counters_.data(); }
 
     uint32_t num_buckets() const { return num_buckets_; }
     uint32_t max_points() const { return max_points_; }
@@ -192,7 +237,7 @@ public:
 private:
     Buffer<uint32_t> offsets_;         // num_buckets + 2: cell_starts are its first num_buckets + 1 (see top)
     Buffer<uint32_t> sorted_indices_;  // max_points
-    Buffer<uint32_t> cells_used_;      // 1
+    Buffer<uint32_t> used_counters_;      // the total, then kHashGridUsedSlots partial counts (see hash_grid_count_used)
     uint32_t num_buckets_ = 0, max_points_ = 0;
     bool reserved_ = false;
     Vec3f origin_;

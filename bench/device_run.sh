@@ -1,17 +1,36 @@
 #!/usr/bin/env bash
-# One device call: GPU tests, the default render on the GPU, and the benchmark.
+# One device call: GPU tests, renders of every integrator, and the benchmarks.
 # Run from the repository root on the GPU machine with a carried build folder:
 #   bash bench/device_run.sh BUILD_DIR OUT_DIR
+# Everything it writes is packed into OUT_DIR/results.tar.gz (the device tool
+# returns at most 8 files).
 set -uo pipefail
 build=${1:-build}
 out=${2:-${OUT:-out/device}}
-mkdir -p "$out"
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$out/gpu.txt"
-"$build/bin/wavefront" info | tee -a "$out/gpu.txt"
+res=$(mktemp -d)
+export WF_SOURCE_DIR=$PWD
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$res/gpu.txt"
+"$build/bin/wavefront" info | tee -a "$res/gpu.txt"
 echo "== gpu tests"
-"$build/bin/wf_gpu_tests" --gtest_brief=0 2>&1 | tee "$out/gpu_tests.log" | tail -40
-echo "== default render"
-"$build/bin/wavefront" render scenes/cornell-box.json -o "$out/cornell-box.png" --stats "$out/cornell_stats.json" 2>&1 | tail -3
-"$build/bin/wavefront" render scenes/smallvcm/s1-area.json -o "$out/s1-area.exr" --spp 1000 --quiet
-echo "== benchmark"
-"$build/bin/bench_pt" --backend cuda --passes 200 --warmup 10 --json "$out/bench_pt.json" 2>&1 | tee "$out/bench.log"
+"$build/bin/wf_gpu_tests" 2>&1 > "$res/gpu_tests.log"; echo "gpu tests exit $?"
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED TEST|tests? ran" "$res/gpu_tests.log" | tail -30
+echo "== renders"
+"$build/bin/wavefront" render scenes/cornell-box.json -o "$res/cornell-box.png" --stats "$res/cornell_stats.json" 2>&1 | tail -1
+for alg in lt bpt ppm bpm vcm pt; do
+  for s in s0-sun s1-area s2-point s3-background; do
+    "$build/bin/wavefront" render scenes/smallvcm/$s.json --integrator $alg --width 128 --height 128 --spp 256 \
+      --backend cuda -o "$res/${s}_${alg}.exr" 2>&1 | tail -1
+  done
+done
+echo "== benchmarks"
+if [ -x "$build/bin/bench_pt_old" ]; then
+  for rep in 1 2; do
+    "$build/bin/bench_pt_old" --backend cuda --passes 200 --warmup 10 2>&1 | grep -E "^==|^ms/pass" | sed 's/^/old: /'
+    "$build/bin/bench_pt" --backend cuda --passes 200 --warmup 10 --json "$res/bench_pt.json" 2>&1 | grep -E "^==|^ms/pass" | sed 's/^/new: /'
+  done
+fi
+"$build/bin/bench_hash_grid" --backend cuda --json "$res/bench_hash_grid.json" 2>&1 | tee "$res/bench_hash_grid.log" | tail -8
+"$build/bin/bench_bidirectional" --backend cuda --iterations 50 --json "$res/bench_bidirectional.json" > "$res/bench_bidirectional.log" 2>&1
+sed -n '/== summary/,$p' "$res/bench_bidirectional.log"
+mkdir -p "$out"
+tar -czf "$out/results.tar.gz" -C "$res" .

@@ -50,6 +50,15 @@ public:
         backend.wait_mark(marks_[bounce - lag_]);
         return active_on_host_.data()[bounce - lag_ + 1] != 0;
     }
+    // How many threads the stages of bounce `bounce` need at most: paths only die, so the
+    // active count the host last saw (lag bounces back) bounds every queue of this bounce.
+    // Launching over that instead of the wave's capacity keeps late, nearly empty bounces
+    // cheap. Call after any_alive(bounce).
+    uint32_t launch_bound(uint32_t bounce, uint32_t capacity) {
+        if (lag_ == 0 || bounce < lag_) return capacity;
+        uint32_t seen = active_on_host_.data()[bounce - lag_ + 1];
+        return seen < capacity ? seen : capacity;
+    }
     void end_bounce(Backend& backend, uint32_t bounce) {
         backend.copy_counter_to_host(&active_on_host_.data()[bounce + 1], size(bounce + 1, kQueueActive));
         marks_[bounce] = backend.mark();

@@ -11,6 +11,7 @@
 #include "wavefront/state/camera_path.h"
 #include "wavefront/state/light_path.h"
 #include "wavefront/state/light_vertex.h"
+#include "wavefront/state/merge_vertex.h"
 #include "wavefront/vcm_mis.h"
 
 namespace wf {
@@ -37,12 +38,13 @@ struct VcmContext {
     SceneView scene;
     CameraPathView camera_paths;
     LightPathView light_paths;
-    LightVertexView light_vertices;  // light path p, path length k: entry p * vertex_stride + k - 1
+    LightVertexView light_vertices;  // light path p, path length k: entry light_vertex_entry(p, k)
     uint32_t vertex_stride;          // max path length - 1: the most vertices a light path stores
     uint32_t num_light_paths;        // per iteration
     VcmTechniques techniques;
     VcmWeights weights;
     HashGridView grid;
+    MergeVertexView merge_vertices;  // the light vertices in grid order (merging)
     float merge_radius;
     float vm_normalization;          // 1 / (pi r^2 light paths)
     uint32_t max_path_length;
@@ -50,6 +52,12 @@ struct VcmContext {
     uint32_t iteration;
     FilmView film;
     uint32_t* counters;              // kNumVcmCounters in backend memory, or null: no statistics
+
+    // Light vertices are stored by path length, then path: the vertices of one bounce of
+    // the light pass are contiguous, so the stages writing and reading them coalesce.
+    WF_HD uint32_t light_vertex_entry(uint32_t light_path, uint32_t path_length) const {
+        return (path_length - 1) * num_light_paths + light_path;
+    }
 
     WF_HD void count(VcmCounter c, uint32_t n) const {
         if (counters) atomic_add_aggregated(counters + c, n);

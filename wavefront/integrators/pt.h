@@ -67,10 +67,11 @@ private:
         PtShadeContext shade{scene, paths, s.max_depth, s.seed};
         for (uint32_t bounce = 0; bounce < s.max_depth; ++bounce) {
             if (!counters_.any_alive(backend_, bounce)) break;
-            auto active = queue(active_items_, bounce, kQueueActive, num_paths);
-            auto surface = queue(surface_items_, bounce, kQueueSurface, num_paths);
-            auto escaped = queue(escaped_items_, bounce, kQueueEscaped, num_paths);
-            WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), counters_.size(bounce, kQueueShadow), num_paths};
+            const uint32_t bound = counters_.launch_bound(bounce, num_paths);
+            auto active = queue(active_items_, bounce, kQueueActive, bound);
+            auto surface = queue(surface_items_, bounce, kQueueSurface, bound);
+            auto escaped = queue(escaped_items_, bounce, kQueueEscaped, bound);
+            WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), counters_.size(bounce, kQueueShadow), bound};
             intersect_closest(backend_, "intersect_closest", scene.geometry, paths, active, surface, escaped);
             pt_shade_background(backend_, scene, paths, escaped);
             pt_shade_surface(backend_, shade, surface, shadow);

@@ -28,6 +28,7 @@
 #include "wavefront/stages/connect.h"
 #include "wavefront/stages/connect_to_camera.h"
 #include "wavefront/stages/generate_camera_rays.h"
+#include "wavefront/stages/gather_merge_vertices.h"
 #include "wavefront/stages/generate_light.h"
 #include "wavefront/stages/intersect_closest.h"
 #include "wavefront/stages/intersect_shadow.h"
@@ -90,7 +91,11 @@ public:
         }
         shadow_capacity_ = std::max<uint64_t>(light_wave_, uint64_t(camera_wave_) * (1 + stride_));
         shadow_rays_.allocate(uint32_t(shadow_capacity_));
-        if (techniques_.merge) grid_.reserve(uint32_t(entries));
+        if (techniques_.merge) {
+            grid_.reserve(uint32_t(entries));
+            merge_vertices_.allocate(uint32_t(entries));
+            vertex_bytes_ += entries * MergeVertexStorage<Backend>::kBytesPerElement;
+        }
         counters_.resize(kNumVcmCounters + 1);
         base_radius_ = s.radius_factor * res.scene.scene_sphere.radius;
     }
@@ -153,6 +158,8 @@ private:
             grid_.build(backend_, light_vertices_.position.data(), light_vertices_.valid.data(),
                         num_light_paths_ * stride_, res_.scene.bounds, radius);
             ctx.grid = grid_.view();
+            ctx.merge_vertices = merge_vertices_.view();
+            gather_merge_vertices(backend_, ctx, num_light_paths_ * stride_, ctx.merge_vertices);
         }
         if (!techniques_.light_trace_only)
             for (uint32_t first = 0; first < num_pixels_; first += camera_wave_)
@@ -170,14 +177,15 @@ private:
         // length + 2 > max), so it traces at most max - 1 segments.
         for (uint32_t bounce = 0; bounce + 1 < s.max_depth; ++bounce) {
             if (!c.any_alive(backend_, bounce)) break;
-            auto active = queue<LightPathView>(light_active_, c, bounce, kQueueActive, n);
-            auto surface = queue<LightPathView>(light_surface_, c, bounce, kQueueSurface, n);
-            SlotQueue<LightPathView> no_escaped{nullptr, c.size(bounce, kQueueEscaped), n};
+            const uint32_t bound = c.launch_bound(bounce, n);
+            auto active = queue<LightPathView>(light_active_, c, bounce, kQueueActive, bound);
+            auto surface = queue<LightPathView>(light_surface_, c, bounce, kQueueSurface, bound);
+            SlotQueue<LightPathView> no_escaped{nullptr, c.size(bounce, kQueueEscaped), bound};
             intersect_closest(backend_, "intersect_closest[light]", ctx.scene.geometry, ctx.light_paths, active,
                               surface, no_escaped);
             store_light_vertex(backend_, ctx, surface);
             if (techniques_.connects_to_camera()) {
-                WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow), n};
+                WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow), bound};
                 connect_to_camera(backend_, ctx, surface, shadow);
                 intersect_shadow(backend_, "intersect_shadow[light]", ctx.scene.geometry, shadow, ctx.film);
             }
@@ -200,18 +208,19 @@ private:
         generate_camera_rays(backend_, gen, queue<CameraPathView>(camera_active_, c, 0, kQueueActive, n));
         for (uint32_t bounce = 0; bounce < s.max_depth; ++bounce) {
             if (!c.any_alive(backend_, bounce)) break;
-            auto active = queue<CameraPathView>(camera_active_, c, bounce, kQueueActive, n);
-            auto surface = queue<CameraPathView>(camera_surface_, c, bounce, kQueueSurface, n);
-            auto escaped = queue<CameraPathView>(camera_escaped_, c, bounce, kQueueEscaped, n);
+            const uint32_t bound = c.launch_bound(bounce, n);
+            auto active = queue<CameraPathView>(camera_active_, c, bounce, kQueueActive, bound);
+            auto surface = queue<CameraPathView>(camera_surface_, c, bounce, kQueueSurface, bound);
+            auto escaped = queue<CameraPathView>(camera_escaped_, c, bounce, kQueueEscaped, bound);
             // Camera vertices that connect, merge and scatter (one counter per bounce).
-            SlotQueue<CameraPathView> vertices{camera_vertices_.data(), vertex_counts_.data() + bounce, n};
+            SlotQueue<CameraPathView> vertices{camera_vertices_.data(), vertex_counts_.data() + bounce, bound};
             intersect_closest(backend_, "intersect_closest", ctx.scene.geometry, ctx.camera_paths, active, surface,
                               escaped);
             vcm_shade_background(backend_, ctx, escaped);
             vcm_shade_surface(backend_, ctx, surface, vertices);
             if (techniques_.connect) {
                 WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow),
-                                                uint32_t(std::min<uint64_t>(shadow_capacity_, uint64_t(n) * (1 + stride_)))};
+                                                uint32_t(std::min<uint64_t>(shadow_capacity_, uint64_t(bound) * (1 + stride_)))};
                 connect(backend_, ctx, vertices, shadow);
                 intersect_shadow(backend_, "intersect_shadow", ctx.scene.geometry, shadow, ctx.film);
             }
@@ -253,6 +262,7 @@ private:
     float base_radius_ = 0.0f, last_radius_ = 0.0f;
     LightPathStorage<Backend> light_paths_;
     LightVertexStorage<Backend> light_vertices_;
+    MergeVertexStorage<Backend> merge_vertices_;
     CameraPathStorage<Backend> camera_paths_;
     ShadowRayStorage<Backend> shadow_rays_;
     Items light_active_, light_surface_;

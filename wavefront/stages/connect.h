@@ -40,14 +40,11 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
     push_shadow_ray(shadow, ray, t_max, contribution, p.pixel[slot]);
 }
 
-WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, const SubpathVertex& v, uint32_t k,
+// e: the light vertex of path length k that the caller found valid and short enough.
+WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, const SubpathVertex& v, uint32_t e,
                                           const WorkQueue<ShadowRayView>& shadow) {
     const CameraPathView& p = ctx.camera_paths;
     const LightVertexView& lv = ctx.light_vertices;
-    const uint32_t light_path = p.pixel[slot] % ctx.num_light_paths;
-    const uint32_t e = light_path * ctx.vertex_stride + k - 1;
-    if (!lv.valid[e]) return;
-    if (k + 1 + p.path_length[slot] > ctx.max_path_length) return;
     ctx.count(kCounterConnections, 1);
     Vec3f dir = lv.position[e] - v.sp.p;
     float dist2 = length_squared(dir);
@@ -77,18 +74,27 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
 template <class Backend>
 void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices,
              WorkQueue<ShadowRayView> shadow) {
-    const uint32_t per_vertex = 1 + ctx.vertex_stride;
-    backend.parallel_for("connect", vertices.capacity * per_vertex, WF_LAMBDA(uint32_t i) {
-        const uint32_t q = i / per_vertex, k = i % per_vertex;
+    // Thread i: technique k = i / capacity for queued vertex q = i % capacity, so the
+    // threads of a warp work on neighbouring camera vertices (and light paths) with one k.
+    const uint32_t capacity = vertices.capacity;
+    backend.parallel_for("connect", capacity * (1 + ctx.vertex_stride), WF_LAMBDA(uint32_t i) {
+        const uint32_t k = i / capacity, q = i % capacity;
         if (q >= *vertices.size) return;
         const uint32_t slot = vertices.items[q];
-        SubpathVertex v = subpath_vertex(ctx.scene, ctx.camera_paths, slot, true);
-        if (v.bsdf.is_delta()) return;
+        const CameraPathView& p = ctx.camera_paths;
+        uint32_t e = 0;
         if (k == 0) {
-            if (ctx.scene.num_lights > 0) connect_to_light_source(ctx, slot, v, shadow);
+            if (ctx.scene.num_lights == 0) return;
         } else {
-            connect_to_light_vertex(ctx, slot, v, k, shadow);
+            // Cheap tests first: most (vertex, k) pairs have no light vertex to connect to.
+            if (k + 1 + p.path_length[slot] > ctx.max_path_length) return;
+            e = ctx.light_vertex_entry(p.pixel[slot] % ctx.num_light_paths, k);
+            if (!ctx.light_vertices.valid[e]) return;
         }
+        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        if (v.bsdf.is_delta()) return;
+        if (k == 0) connect_to_light_source(ctx, slot, v, shadow);
+        else connect_to_light_vertex(ctx, slot, v, e, shadow);
     });
 }
 

@@ -18,7 +18,7 @@ void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightP
     for_all_queued(backend, "connect_to_camera", surface, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
         const LightVertexView& lv = ctx.light_vertices;
-        const uint32_t e = p.path[slot] * ctx.vertex_stride + p.path_length[slot] - 1;
+        const uint32_t e = ctx.light_vertex_entry(p.path[slot], p.path_length[slot]);
         if (!lv.valid[e]) return;  // no vertex here (delta BSDF, or the path ended)
         const Camera& camera = ctx.scene.camera;
         const Vec3f point = lv.position[e];

@@ -23,7 +23,7 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         store_mis(p, slot, mis);
         if (v.bsdf.is_delta()) return;
         const LightVertexView& lv = ctx.light_vertices;
-        const uint32_t e = p.path[slot] * ctx.vertex_stride + length - 1;
+        const uint32_t e = ctx.light_vertex_entry(p.path[slot], length);
         lv.position[e] = v.sp.p;
         lv.position_error[e] = v.sp.p_error;
         lv.normal[e] = v.sp.ng;

@@ -1,9 +1,11 @@
 // Light vertices: every non-delta surface hit of a light sub-path, kept for the
 // camera pass to connect to (bpt, vcm) and merge with (ppm, bpm, vcm). A flat
-// buffer with a fixed range per light path: the vertex of path p at path length
-// k (1-based) lives at p * stride + k - 1, and count[p] says how many are valid.
-// So the camera path of pixel p finds its light path's vertices without a search,
-// and the layout is the same whatever order the light pass ran in.
+// buffer with a fixed entry per (light path, path length): the vertex of path p at
+// path length k (1-based) lives at (k - 1) * light_paths + p (VcmContext::
+// light_vertex_entry), and `valid` says whether one was stored there. So the camera
+// path of pixel p finds its light path's vertices without a search, the layout is
+// the same whatever order the light pass ran in, and one bounce of the light pass
+// writes one contiguous block.
 #pragma once
 
 #include <cstdint>
