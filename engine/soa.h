@@ -3,7 +3,8 @@
 // list of X(type, name, comment) lines; WF_DECLARE_SOA turns it into
 //   <Name>View              raw pointers, one array per field, passed to kernels
 //   <Name>Storage<Backend>  the owning backend buffers, allocate(n) and view()
-// so that adding a field to a record is a one-line change.
+// so that adding a field to a record is a one-line change. View::from(first) is
+// the view of a sub-range (host code: the pointers are offset on the host).
 #pragma once
 
 #include <cstddef>
@@ -14,10 +15,17 @@
 #define WF_SOA_RESIZE_(type, name, comment) name.resize(n);
 #define WF_SOA_VIEW_(type, name, comment) v.name = name.data();
 #define WF_SOA_BYTES_(type, name, comment) +sizeof(type)
+#define WF_SOA_OFFSET_(type, name, comment) v.name += first;
 
 #define WF_DECLARE_SOA(Name, FIELDS)                                                              \
     struct Name##View {                                                                           \
         FIELDS(WF_SOA_POINTER_)                                                                   \
+        /* The view of elements [first, ...): a sub-range of the same arrays. */                  \
+        Name##View from(size_t first) const {                                                     \
+            Name##View v = *this;                                                                 \
+            FIELDS(WF_SOA_OFFSET_)                                                                \
+            return v;                                                                             \
+        }                                                                                         \
     };                                                                                            \
     template <class Backend>                                                                      \
     struct Name##Storage {                                                                        \

@@ -7,6 +7,7 @@
 
 #include "accel/hash_grid.h"
 #include "engine/film.h"
+#include "engine/rng.h"
 #include "wavefront/scene_view.h"
 #include "wavefront/state/camera_path.h"
 #include "wavefront/state/light_path.h"
@@ -34,29 +35,59 @@ enum VcmCounter : uint32_t {
     kNumVcmCounters = 3,
 };
 
+// What differs between the iterations of one batch: the merging radius shrinks
+// every iteration, and with it the MIS weights, the grid and its vertices.
+struct VcmIteration {
+    VcmWeights weights;
+    float merge_radius = 0.0f;
+    float vm_normalization = 0.0f;   // 1 / (pi r^2 light paths)
+    HashGridView grid;               // over this iteration's light vertices
+    MergeVertexView merge_vertices;  // this iteration's light vertices in grid order
+};
+
+// Iterations traced together in one wave (small films): light paths, light vertices
+// and camera paths of up to this many iterations share the launches.
+inline constexpr uint32_t kMaxVcmBatch = 8;
+
 struct VcmContext {
     SceneView scene;
     CameraPathView camera_paths;
-    LightPathView light_paths;
-    LightVertexView light_vertices;  // light path p, path length k: entry light_vertex_entry(p, k)
+    LightPathView light_paths;       // `path` holds the batch light-path index b * light paths + p
+    LightVertexView light_vertices;  // see light_vertex_entry
     uint32_t vertex_stride;          // max path length - 1: the most vertices a light path stores
     uint32_t num_light_paths;        // per iteration
     VcmTechniques techniques;
-    VcmWeights weights;
-    HashGridView grid;
-    MergeVertexView merge_vertices;  // the light vertices in grid order (merging)
-    float merge_radius;
-    float vm_normalization;          // 1 / (pi r^2 light paths)
     uint32_t max_path_length;
     uint32_t seed;
-    uint32_t iteration;
+    uint32_t first_iteration;        // of the batch
+    uint32_t batch;                  // iterations in the batch
+    VcmIteration iterations[kMaxVcmBatch];  // [iteration - first_iteration]
     FilmView film;
     uint32_t* counters;              // kNumVcmCounters in backend memory, or null: no statistics
 
-    // Light vertices are stored by path length, then path: the vertices of one bounce of
-    // the light pass are contiguous, so the stages writing and reading them coalesce.
-    WF_HD uint32_t light_vertex_entry(uint32_t light_path, uint32_t path_length) const {
-        return (path_length - 1) * num_light_paths + light_path;
+    // Light vertices are stored by iteration, path length, then path: the vertices one
+    // bounce of the light pass writes are contiguous, so the stages writing and reading
+    // them coalesce, and each iteration's vertices form one block for its grid.
+    WF_HD size_t light_vertices_per_iteration() const { return size_t(vertex_stride) * num_light_paths; }
+    WF_HD uint32_t light_vertex_entry(uint32_t batch_light_path, uint32_t path_length) const {
+        uint32_t b = batch_light_path / num_light_paths, p = batch_light_path - b * num_light_paths;
+        return uint32_t(b * light_vertices_per_iteration() + size_t(path_length - 1) * num_light_paths + p);
+    }
+    WF_HD const VcmIteration& iteration_of_light_path(uint32_t batch_light_path) const {
+        return iterations[batch_light_path / num_light_paths];
+    }
+    WF_HD PathRng light_rng(uint32_t batch_light_path, uint32_t bounce) const {
+        uint32_t b = batch_light_path / num_light_paths;
+        return PathRng{seed, batch_light_path - b * num_light_paths, first_iteration + b, bounce, kRngStreamLight};
+    }
+    // The iteration of a camera path is its sample index.
+    WF_HD const VcmIteration& iteration_of_camera_path(uint32_t slot) const {
+        return iterations[camera_paths.sample[slot] - first_iteration];
+    }
+    // The light sub-path a camera path connects to: the one with its pixel's index.
+    WF_HD uint32_t light_path_of_camera_path(uint32_t slot) const {
+        return (camera_paths.sample[slot] - first_iteration) * num_light_paths +
+               camera_paths.pixel[slot] % num_light_paths;
     }
 
     WF_HD void count(VcmCounter c, uint32_t n) const {

@@ -1,6 +1,6 @@
 // The bidirectional family: `lt`, `bpt`, `ppm`, `bpm` and `vcm` (SmallVCM's
 // VertexCM), composed from stages. One iteration is one light pass and one camera
-// pass (lt: the light pass only):
+// pass (lt: the light pass only); on small films several iterations share a wave:
 //
 //   light pass, per wave of light paths:
 //     generate_light -> compact -> per bounce: intersect_closest[light] ->
@@ -59,6 +59,8 @@ class VertexConnectionMerging final : public Integrator<Backend> {
 public:
     // Shadow rays one camera wave may push: bounds the camera wave for deep paths.
     static constexpr uint64_t kMaxShadowRaysPerWave = uint64_t(1) << 25;
+    // Light-vertex memory a batch of iterations may take (batches shrink to fit).
+    static constexpr uint64_t kBatchVertexBytes = uint64_t(3) << 30;
 
     VertexConnectionMerging(const RenderResources<Backend>& res, IntegratorKind kind)
         : res_(res), backend_(*res.backend), techniques_(vcm_techniques(kind)) {
@@ -66,18 +68,28 @@ public:
         num_pixels_ = s.width * s.height;
         num_light_paths_ = s.light_paths ? s.light_paths : num_pixels_;
         stride_ = std::max(1u, s.max_depth - 1);
-        const uint64_t entries = uint64_t(num_light_paths_) * stride_;
-        if (entries > 0xffffffffull)
+        const uint32_t max_wave = std::max(1u, res.max_wave_paths);
+        const uint64_t entries = uint64_t(num_light_paths_) * stride_;  // per iteration
+        const uint64_t bytes_per_iteration =
+            entries * (LightVertexStorage<Backend>::kBytesPerElement +
+                       (techniques_.merge ? MergeVertexStorage<Backend>::kBytesPerElement : 0));
+        // Small films: trace several iterations in one wave (as pt does), within the
+        // wave size and the light-vertex memory budget.
+        batch_ = std::min<uint64_t>({kMaxVcmBatch, std::max<uint64_t>(1, s.spp),
+                                     std::max<uint64_t>(1, max_wave / std::max(num_pixels_, num_light_paths_)),
+                                     std::max<uint64_t>(1, kBatchVertexBytes / std::max<uint64_t>(1, bytes_per_iteration))});
+        if (entries * batch_ > 0xffffffffull)
             throw std::invalid_argument("light paths x (max path length - 1) = " + std::to_string(entries) +
                                         " light-vertex entries: expected at most 2^32 - 1; use fewer --light-paths "
                                         "or a smaller --max-depth");
-        const uint32_t max_wave = std::max(1u, res.max_wave_paths);
-        light_wave_ = std::min(num_light_paths_, max_wave);
-        camera_wave_ = uint32_t(std::min<uint64_t>({num_pixels_, max_wave, kMaxShadowRaysPerWave / (1 + stride_)}));
+        const uint64_t batch_light_paths = uint64_t(num_light_paths_) * batch_;
+        const uint64_t batch_camera_paths = uint64_t(num_pixels_) * batch_;
+        light_wave_ = uint32_t(std::min<uint64_t>(batch_light_paths, max_wave));
+        camera_wave_ = uint32_t(std::min<uint64_t>({batch_camera_paths, max_wave, kMaxShadowRaysPerWave / (1 + stride_)}));
         camera_wave_ = std::max(1u, camera_wave_);
 
-        vertex_bytes_ = entries * LightVertexStorage<Backend>::kBytesPerElement;
-        light_vertices_.allocate(uint32_t(entries));
+        vertex_bytes_ = bytes_per_iteration * batch_;
+        light_vertices_.allocate(uint32_t(entries * batch_));
         light_paths_.allocate(light_wave_);
         light_active_.resize(light_wave_);
         light_surface_.resize(light_wave_);
@@ -92,18 +104,18 @@ public:
         shadow_capacity_ = std::max<uint64_t>(light_wave_, uint64_t(camera_wave_) * (1 + stride_));
         shadow_rays_.allocate(uint32_t(shadow_capacity_));
         if (techniques_.merge) {
-            grid_.reserve(uint32_t(entries));
-            merge_vertices_.allocate(uint32_t(entries));
-            vertex_bytes_ += entries * MergeVertexStorage<Backend>::kBytesPerElement;
+            merge_vertices_.allocate(uint32_t(entries * batch_));
+            for (uint32_t b = 0; b < batch_; ++b) grids_[b].reserve(uint32_t(entries));
         }
         counters_.resize(kNumVcmCounters + 1);
         base_radius_ = s.radius_factor * res.scene.scene_sphere.radius;
     }
 
-    uint32_t max_batch() const override { return 1; }
+    uint32_t max_batch() const override { return batch_; }
 
     void render(uint32_t first_iteration, uint32_t count) override {
-        for (uint32_t i = first_iteration; i < first_iteration + count; ++i) render_iteration(i);
+        for (uint32_t i = first_iteration; i < first_iteration + count; i += batch_)
+            render_batch(i, std::min(batch_, first_iteration + count - i));
     }
 
     void report(RenderStats& stats) override {
@@ -118,6 +130,7 @@ public:
             stats.counters.push_back({"merge radius (last iteration)", double(last_radius_), false});
         }
         stats.counters.push_back({"light paths per iteration", double(num_light_paths_), false});
+        stats.counters.push_back({"iterations per batch", double(batch_), false});
         stats.counters.push_back({"light vertex memory (bytes)", double(vertex_bytes_), false});
         stats.counters.push_back({"shadow-ray queue capacity", double(shadow_capacity_), false});
     }
@@ -130,10 +143,10 @@ private:
         return {items.data(), c.size(bounce, kind), n};
     }
 
-    void render_iteration(uint32_t iteration) {
+    // Iterations [first, first + count) together: one light pass over all their light
+    // paths, a grid per iteration, one camera pass over all their camera paths.
+    void render_batch(uint32_t first, uint32_t count) {
         const RenderSettings& s = res_.settings;
-        const float radius = merge_radius(base_radius_, s.radius_alpha, iteration);
-        last_radius_ = radius;
         VcmContext ctx{};
         ctx.scene = res_.scene;
         ctx.camera_paths = camera_paths_.view();
@@ -142,29 +155,42 @@ private:
         ctx.vertex_stride = stride_;
         ctx.num_light_paths = num_light_paths_;
         ctx.techniques = techniques_;
-        ctx.weights = VcmWeights::make(techniques_.connect, techniques_.merge, radius, float(num_light_paths_));
-        ctx.merge_radius = radius;
-        ctx.vm_normalization = 1.0f / (kPi * radius * radius * float(num_light_paths_));
         ctx.max_path_length = s.max_depth;
         ctx.seed = s.seed;
-        ctx.iteration = iteration;
+        ctx.first_iteration = first;
+        ctx.batch = count;
         ctx.film = res_.film->view();
         ctx.counters = res_.count_events ? counters_.data() : nullptr;
         if (ctx.counters) counters_.fill_zero();
-
-        for (uint32_t first = 0; first < num_light_paths_; first += light_wave_)
-            light_wave(ctx, first, std::min(light_wave_, num_light_paths_ - first));
-        if (techniques_.merge) {
-            grid_.build(backend_, light_vertices_.position.data(), light_vertices_.valid.data(),
-                        num_light_paths_ * stride_, res_.scene.bounds, radius);
-            ctx.grid = grid_.view();
-            ctx.merge_vertices = merge_vertices_.view();
-            gather_merge_vertices(backend_, ctx, num_light_paths_ * stride_, ctx.merge_vertices);
+        const size_t per_iteration = ctx.light_vertices_per_iteration();
+        for (uint32_t b = 0; b < count; ++b) {
+            VcmIteration& it = ctx.iterations[b];
+            it.merge_radius = merge_radius(base_radius_, s.radius_alpha, first + b);
+            it.weights = VcmWeights::make(techniques_.connect, techniques_.merge, it.merge_radius, float(num_light_paths_));
+            it.vm_normalization = 1.0f / (kPi * it.merge_radius * it.merge_radius * float(num_light_paths_));
+            if (techniques_.merge) it.merge_vertices = merge_vertices_.view().from(b * per_iteration);
+            last_radius_ = it.merge_radius;
         }
-        if (!techniques_.light_trace_only)
-            for (uint32_t first = 0; first < num_pixels_; first += camera_wave_)
-                camera_wave(ctx, first, std::min(camera_wave_, num_pixels_ - first));
-        if (ctx.counters) read_counters();
+
+        const uint32_t light_paths = num_light_paths_ * count;
+        for (uint32_t offset = 0; offset < light_paths; offset += light_wave_)
+            light_wave(ctx, offset, std::min(light_wave_, light_paths - offset));
+        if (techniques_.merge) {
+            for (uint32_t b = 0; b < count; ++b) {
+                VcmIteration& it = ctx.iterations[b];
+                LightVertexView block = ctx.light_vertices.from(b * per_iteration);
+                grids_[b].build(backend_, block.position, block.valid, uint32_t(per_iteration), res_.scene.bounds,
+                                it.merge_radius);
+                it.grid = grids_[b].view();
+                gather_merge_vertices(backend_, it, block, uint32_t(per_iteration));
+            }
+        }
+        if (!techniques_.light_trace_only) {
+            const uint32_t camera_paths = num_pixels_ * count;
+            for (uint32_t offset = 0; offset < camera_paths; offset += camera_wave_)
+                camera_wave(ctx, offset, std::min(camera_wave_, camera_paths - offset));
+        }
+        if (ctx.counters) read_counters(count);
     }
 
     void light_wave(const VcmContext& ctx, uint32_t first_path, uint32_t n) {
@@ -197,13 +223,15 @@ private:
         c.end_wave(backend_);
     }
 
-    void camera_wave(const VcmContext& ctx, uint32_t first_pixel, uint32_t n) {
+    // Camera paths [first_path, first_path + n) of the batch: path g is pixel g % pixels
+    // of iteration first_iteration + g / pixels.
+    void camera_wave(const VcmContext& ctx, uint32_t first_path, uint32_t n) {
         const RenderSettings& s = res_.settings;
         BounceCounters<Backend>& c = camera_counters_;
         c.begin_wave();
         vertex_counts_.fill_zero();
         GenerateCameraRaysContext gen{ctx.scene.camera, ctx.camera_paths, s.seed, num_pixels_,
-                                      uint64_t(ctx.iteration) * num_pixels_ + first_pixel, n,
+                                      uint64_t(ctx.first_iteration) * num_pixels_ + first_path, n,
                                       float(num_light_paths_)};
         generate_camera_rays(backend_, gen, queue<CameraPathView>(camera_active_, c, 0, kQueueActive, n));
         for (uint32_t bounce = 0; bounce < s.max_depth; ++bounce) {
@@ -234,29 +262,24 @@ private:
         c.end_wave(backend_);
     }
 
-    void read_counters() {
+    void read_counters(uint32_t count) {
         std::vector<uint32_t> v = counters_.to_vector();
         for (uint32_t i = 0; i < kNumVcmCounters; ++i) totals_[i] += v[i];
         if (techniques_.merge) {
-            uint32_t cells = 0;
-            backend_.synchronize();
-            copy_device_counter(grid_.cells_used_counter(), &cells);
-            totals_[kNumVcmCounters] += cells;
+            for (uint32_t b = 0; b < count; ++b) {
+                typename Backend::CounterMirror mirror;
+                mirror.resize(1);
+                backend_.copy_counter_to_host(mirror.data(), grids_[b].cells_used_counter());
+                backend_.synchronize();
+                totals_[kNumVcmCounters] += mirror.data()[0];
+            }
         }
-    }
-
-    void copy_device_counter(const uint32_t* device_counter, uint32_t* host) {
-        typename Backend::CounterMirror mirror;
-        mirror.resize(1);
-        backend_.copy_counter_to_host(mirror.data(), device_counter);
-        backend_.synchronize();
-        *host = mirror.data()[0];
     }
 
     RenderResources<Backend> res_;
     Backend& backend_;
     VcmTechniques techniques_;
-    uint32_t num_pixels_ = 0, num_light_paths_ = 0, stride_ = 1;
+    uint32_t num_pixels_ = 0, num_light_paths_ = 0, stride_ = 1, batch_ = 1;
     uint32_t light_wave_ = 0, camera_wave_ = 0;
     uint64_t shadow_capacity_ = 0, vertex_bytes_ = 0;
     float base_radius_ = 0.0f, last_radius_ = 0.0f;
@@ -269,7 +292,7 @@ private:
     Items camera_active_, camera_surface_, camera_escaped_, camera_vertices_;
     Items vertex_counts_;
     BounceCounters<Backend> light_counters_, camera_counters_;
-    HashGrid<Backend> grid_;
+    HashGrid<Backend> grids_[kMaxVcmBatch];
     Items counters_;
     uint64_t totals_[kNumVcmCounters + 1] = {};
 };

@@ -29,7 +29,7 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
     float bsdf_dir_pdf_w = ds.is_delta ? 0.0f : ev.pdf_fwd_w * continuation;
     float w = mis_weight_light_sample(load_mis(p, slot), bsdf_dir_pdf_w, ev.pdf_rev_w * continuation,
                                       pick * ds.pdf_direct_w, pick * ds.pdf_emission_w, ev.cos_out, ds.cos_at_light,
-                                      ctx.weights);
+                                      ctx.iteration_of_camera_path(slot).weights);
     Vec3f contribution =
         p.throughput[slot] * ds.radiance * ev.factor * (w * ev.cos_out / (pick * ds.pdf_direct_w));
     if (is_black(contribution)) return;
@@ -63,7 +63,7 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
     float light_dir_pdf_a = pdf_solid_angle_to_area(light_ev.pdf_fwd_w * light_cont, dist, camera_ev.cos_out);
     float w = mis_weight_connection(load_mis(p, slot), SubpathMis{lv.d_vcm[e], lv.d_vc[e], lv.d_vm[e]},
                                     camera_dir_pdf_a, camera_ev.pdf_rev_w * camera_cont, light_dir_pdf_a,
-                                    light_ev.pdf_rev_w * light_cont, ctx.weights);
+                                    light_ev.pdf_rev_w * light_cont, ctx.iteration_of_camera_path(slot).weights);
     Vec3f contribution = p.throughput[slot] * lv.throughput[e] * camera_ev.factor * light_ev.factor * (w * geometry);
     if (is_black(contribution)) return;
     float t_max;
@@ -88,7 +88,7 @@ void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> 
         } else {
             // Cheap tests first: most (vertex, k) pairs have no light vertex to connect to.
             if (k + 1 + p.path_length[slot] > ctx.max_path_length) return;
-            e = ctx.light_vertex_entry(p.pixel[slot] % ctx.num_light_paths, k);
+            e = ctx.light_vertex_entry(ctx.light_path_of_camera_path(slot), k);
             if (!ctx.light_vertices.valid[e]) return;
         }
         SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);

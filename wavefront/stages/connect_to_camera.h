@@ -19,6 +19,7 @@ void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightP
         const LightPathView& p = ctx.light_paths;
         const LightVertexView& lv = ctx.light_vertices;
         const uint32_t e = ctx.light_vertex_entry(p.path[slot], p.path_length[slot]);
+        const VcmWeights& weights = ctx.iteration_of_light_path(p.path[slot]).weights;
         if (!lv.valid[e]) return;  // no vertex here (delta BSDF, or the path ended)
         const Camera& camera = ctx.scene.camera;
         const Vec3f point = lv.position[e];
@@ -37,9 +38,9 @@ void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightP
         float weight = 1.0f;
         if (!ctx.techniques.light_trace_only) {
             SubpathMis mis{lv.d_vcm[e], lv.d_vc[e], lv.d_vm[e]};
-            weight = mis_weight_camera_connection(mis, camera_pdf_a, ev.pdf_rev_w * lv.continuation[e], ctx.weights);
+            weight = mis_weight_camera_connection(mis, camera_pdf_a, ev.pdf_rev_w * lv.continuation[e], weights);
         }
-        Vec3f contribution = lv.throughput[e] * ev.factor * (weight * camera_pdf_a / ctx.weights.light_paths);
+        Vec3f contribution = lv.throughput[e] * ev.factor * (weight * camera_pdf_a / weights.light_paths);
         if (is_black(contribution)) return;
         float t_max;
         Ray ray = spawn_ray_to(SurfacePoint{point, lv.position_error[e], lv.normal[e]}, camera.position, &t_max);

@@ -9,12 +9,14 @@
 
 namespace wf {
 
+// lv: the iteration's block of light vertices (the grid's indices are relative to it).
 template <class Backend>
-void gather_merge_vertices(Backend& backend, const VcmContext& ctx, uint32_t num_entries, MergeVertexView out) {
+void gather_merge_vertices(Backend& backend, const VcmIteration& it, LightVertexView lv, uint32_t num_entries) {
+    const HashGridView grid = it.grid;
+    const MergeVertexView out = it.merge_vertices;
     backend.parallel_for("gather_merge_vertices", num_entries, WF_LAMBDA(uint32_t j) {
-        if (j >= ctx.grid.cell_starts[ctx.grid.num_buckets]) return;
-        const LightVertexView& lv = ctx.light_vertices;
-        const uint32_t e = ctx.grid.sorted_indices[j];
+        if (j >= grid.cell_starts[grid.num_buckets]) return;
+        const uint32_t e = grid.sorted_indices[j];
         out.position[j] = lv.position[e];
         out.dir_fix[j] = lv.dir_fix[e];
         out.throughput[j] = lv.throughput[e];

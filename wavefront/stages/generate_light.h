@@ -53,11 +53,12 @@ void generate_light(Backend& backend, const VcmContext& ctx, uint32_t first_path
         p.alive[slot] = 0;
         p.path[slot] = path;
         if (ctx.scene.num_lights == 0) return;
-        PathRng rng{ctx.seed, path, ctx.iteration, 0, kRngStreamLight};
+        PathRng rng = ctx.light_rng(path, 0);
         uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kEmitLightPick));
         LightSubpathStart s = start_light_subpath(ctx.scene, light_id, rng.at(rng_dim::kEmitDirU),
                                                   rng.at(rng_dim::kEmitDirV), rng.at(rng_dim::kEmitPosU),
-                                                  rng.at(rng_dim::kEmitPosV), ctx.weights);
+                                                  rng.at(rng_dim::kEmitPosV),
+                                                  ctx.iteration_of_light_path(path).weights);
         if (!s.valid) return;
         p.ray_origin[slot] = s.ray.origin;
         p.ray_dir[slot] = s.ray.dir;

@@ -17,16 +17,17 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
         const CameraPathView& p = ctx.camera_paths;
         SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
-        const MergeVertexView& mv = ctx.merge_vertices;
+        const VcmIteration& it = ctx.iteration_of_camera_path(slot);
+        const MergeVertexView& mv = it.merge_vertices;
         const uint32_t length = p.path_length[slot];
         const SubpathMis camera_mis = load_mis(p, slot);
         const float camera_cont = v.bsdf.continuation_prob();
         const Vec3f q = v.sp.p;
         Vec3f sum(0.0f);
         uint32_t merged = 0;
-        ctx.grid.for_each_bucket(q, [&](uint32_t begin, uint32_t end) {
+        it.grid.for_each_bucket(q, [&](uint32_t begin, uint32_t end) {
             for (uint32_t j = begin; j < end; ++j) {
-                if (length_squared(mv.position[j] - q) > ctx.grid.radius_sq) continue;
+                if (length_squared(mv.position[j] - q) > it.grid.radius_sq) continue;
                 if (mv.path_length[j] + length > ctx.max_path_length) continue;
                 BsdfEval ev = v.bsdf.evaluate(mv.dir_fix[j]);
                 if (is_black(ev.factor)) continue;
@@ -36,13 +37,13 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
                     // The reverse pdf takes the light vertex's continuation: that would govern
                     // it had the light path continued.
                     w = mis_weight_merge(camera_mis, SubpathMis{mv.d_vcm[j], 0.0f, mv.d_vm[j]},
-                                         ev.pdf_fwd_w * camera_cont, ev.pdf_rev_w * mv.continuation[j], ctx.weights);
+                                         ev.pdf_fwd_w * camera_cont, ev.pdf_rev_w * mv.continuation[j], it.weights);
                 }
                 sum += ev.factor * mv.throughput[j] * w;
             }
         });
         ctx.count(kCounterMerges, merged);
-        if (merged) p.radiance[slot] += p.throughput[slot] * sum * ctx.vm_normalization;
+        if (merged) p.radiance[slot] += p.throughput[slot] * sum * it.vm_normalization;
     });
 }
 

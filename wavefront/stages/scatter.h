@@ -18,7 +18,7 @@ void scatter(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> 
         if (ctx.techniques.ppm && !v.bsdf.is_delta()) return;  // merged here: the path ends
         PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], p.path_length[slot], kRngStreamCamera};
         bool specular = false;
-        if (!scatter_subpath(ctx, p, slot, v, rng, &specular)) return;
+        if (!scatter_subpath(ctx.iteration_of_camera_path(slot).weights, p, slot, v, rng, &specular)) return;
         if (!specular) p.specular_path[slot] = 0;
         p.alive[slot] = 1;
     });

@@ -14,7 +14,7 @@ namespace wf {
 // Samples the next direction of a sub-path (camera or light) at vertex v, with Russian
 // roulette, and updates its throughput, MIS and ray. False when the path ends.
 template <class PathView>
-WF_HD_INLINE bool scatter_subpath(const VcmContext& ctx, const PathView& p, uint32_t slot, const SubpathVertex& v,
+WF_HD_INLINE bool scatter_subpath(const VcmWeights& weights, const PathView& p, uint32_t slot, const SubpathVertex& v,
                                   const PathRng& rng, bool* specular) {
     const Bsdf& bsdf = v.bsdf;
     BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
@@ -26,7 +26,7 @@ WF_HD_INLINE bool scatter_subpath(const VcmContext& ctx, const PathView& p, uint
     pdf_rev *= continuation;
     SubpathMis mis = load_mis(p, slot);
     mis = s.specular ? subpath_after_specular(mis, s.cos_out)
-                     : subpath_after_scatter(mis, s.cos_out, pdf_dir, pdf_rev, ctx.weights);
+                     : subpath_after_scatter(mis, s.cos_out, pdf_dir, pdf_rev, weights);
     store_mis(p, slot, mis);
     p.throughput[slot] = p.throughput[slot] * s.factor * (s.cos_out / pdf_dir);
     p.ray_origin[slot] = offset_ray_origin(v.sp.p, v.sp.p_error, v.sp.ng, s.wi_world);
@@ -45,9 +45,10 @@ void shade_light(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathVie
         if (length + 2 > ctx.max_path_length) return;
         SubpathVertex v = subpath_vertex(ctx.scene, p, slot, false);
         if (!v.bsdf.is_valid()) return;
-        PathRng rng{ctx.seed, p.path[slot], ctx.iteration, length, kRngStreamLight};
         bool specular;
-        if (scatter_subpath(ctx, p, slot, v, rng, &specular)) p.alive[slot] = 1;
+        if (scatter_subpath(ctx.iteration_of_light_path(p.path[slot]).weights, p, slot, v,
+                            ctx.light_rng(p.path[slot], length), &specular))
+            p.alive[slot] = 1;
     });
 }
 
