@@ -83,6 +83,8 @@ int run_render(const wf::CliArgs& args) {
     if (!integrator)  // the loader and the CLI check the name; this is the last line of defence
         throw wf::UsageError(args.scene_path + ": /render/integrator: unknown integrator '" +
                              options.settings.integrator + "'");
+    if (std::string problem = wf::integrator_settings_problem(integrator->kind, options.settings); !problem.empty())
+        throw wf::UsageError(problem);
     if (std::string problem = wf::integrator_scene_problem(integrator->kind, scene); !problem.empty())
         throw wf::UsageError(args.scene_path + ": " + problem + " (integrator " + options.settings.integrator + ")");
     options.backend = args.backend;

@@ -3,6 +3,7 @@
 // their names from this table.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,8 +29,12 @@ inline constexpr IntegratorInfo kIntegrators[] = {
     {IntegratorKind::Vcm, "vcm", "vertex connection and merging"},
 };
 
-inline constexpr std::string_view kIntegratorNames[] = {"pt", "lt", "bpt", "ppm", "bpm", "vcm"};
-static_assert(std::size(kIntegratorNames) == std::size(kIntegrators));
+// The names alone, in table order (for the scene loader's "one of ..." checks).
+inline constexpr auto kIntegratorNames = [] {
+    std::array<std::string_view, std::size(kIntegrators)> names{};
+    for (size_t i = 0; i < names.size(); ++i) names[i] = kIntegrators[i].name;
+    return names;
+}();
 
 // The entry named `name`, or nullptr.
 inline const IntegratorInfo* find_integrator(std::string_view name) {
@@ -69,6 +74,17 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
             }
         }
     }
+    return "";
+}
+
+// Why `settings` are out of reach for `kind` (sizes the engine cannot index), or "".
+inline std::string integrator_settings_problem(IntegratorKind kind, const RenderSettings& settings) {
+    if (kind == IntegratorKind::Pt) return "";
+    uint64_t light_paths = settings.light_paths ? settings.light_paths : uint64_t(settings.width) * settings.height;
+    uint64_t entries = light_paths * (settings.max_depth > 1 ? settings.max_depth - 1 : 1);
+    if (entries > 0xffffffffull)
+        return "light paths x (max path length - 1) = " + std::to_string(entries) +
+               " light-vertex entries: expected at most 4294967295; use fewer --light-paths or a smaller --max-depth";
     return "";
 }
 

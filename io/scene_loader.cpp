@@ -39,11 +39,15 @@ void read_film(const Reader& r, const Node& n, RenderSettings& s) {
 
 void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     r.expect_object(n, "render settings");
-    r.check_keys(n, {"spp", "max_depth", "seed", "integrator"}, "render");
+    r.check_keys(n, {"spp", "max_depth", "seed", "integrator", "light_paths", "radius_factor", "radius_alpha"},
+                 "render");
     if (auto v = r.member(n, "spp")) s.spp = r.integer(*v, 1, kMaxSpp);
     if (auto v = r.member(n, "max_depth")) s.max_depth = r.integer(*v, 1, kMaxDepth);
     if (auto v = r.member(n, "seed")) s.seed = r.integer(*v, 0, std::numeric_limits<uint32_t>::max());
     if (auto v = r.member(n, "integrator")) s.integrator = r.choice(*v, kIntegratorNames);
+    if (auto v = r.member(n, "light_paths")) s.light_paths = r.integer(*v, 1, kMaxFilmPixels);
+    s.radius_factor = r.real_or(n, "radius_factor", s.radius_factor, Interval{0.0, 1.0, true, false});
+    s.radius_alpha = r.real_or(n, "radius_alpha", s.radius_alpha, Interval{0.0, 1.0, true, true});
 }
 
 void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {

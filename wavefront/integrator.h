@@ -28,9 +28,8 @@ template <class Backend>
 class Integrator {
 public:
     virtual ~Integrator() = default;
-    // Most iterations one render() call should take: pt traces several samples of a
-    // pixel in one wave when the film is small; the bidirectional family needs one
-    // light pass per iteration and takes 1.
+    // Most iterations one render() call should take: on small films both pt and the
+    // bidirectional family trace several iterations in one wave.
     virtual uint32_t max_batch() const = 0;
     // Renders iterations [first, first + count): for pt one sample per pixel each; for
     // the bidirectional family one light pass and one camera pass each. The film's

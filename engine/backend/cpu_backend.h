@@ -62,6 +62,7 @@ public:
     // (or use wf::atomic_add), exactly as on the GPU.
     template <class F>
     void parallel_for(const char* name, uint32_t n, F fn) {
+        if (n == 0) return;  // as the CUDA backend: no launch, no stats row
         auto start = clock_now();
         pool_.run_chunks(n, 2048, [&](uint64_t b, uint64_t e) {
             for (uint64_t i = b; i < e; ++i) fn(uint32_t(i));

@@ -93,7 +93,7 @@ public:
         light_paths_.allocate(light_wave_);
         light_active_.resize(light_wave_);
         light_surface_.resize(light_wave_);
-        light_counters_.allocate(s.max_depth);
+        light_counters_.allocate(std::max(1u, s.max_depth - 1));  // light paths trace max - 1 segments
         if (!techniques_.light_trace_only) {
             camera_paths_.allocate(camera_wave_);
             for (auto* q : {&camera_active_, &camera_surface_, &camera_escaped_, &camera_vertices_})
@@ -101,7 +101,11 @@ public:
             camera_counters_.allocate(s.max_depth);
             vertex_counts_.resize(s.max_depth);
         }
-        shadow_capacity_ = std::max<uint64_t>(light_wave_, uint64_t(camera_wave_) * (1 + stride_));
+        // Shadow rays: light vertices connected to the camera (lt, bpt, vcm), and next-event
+        // estimation plus vertex connections from camera vertices (bpt, vcm).
+        uint64_t light_shadow = techniques_.connects_to_camera() ? light_wave_ : 0;
+        uint64_t camera_shadow = techniques_.connect ? uint64_t(camera_wave_) * (1 + stride_) : 0;
+        shadow_capacity_ = std::max<uint64_t>({1, light_shadow, camera_shadow});
         shadow_rays_.allocate(uint32_t(shadow_capacity_));
         if (techniques_.merge) {
             merge_vertices_.allocate(uint32_t(entries * batch_));
@@ -126,7 +130,7 @@ public:
             stats.counters.push_back({"connections to light vertices", double(totals_[kCounterConnections])});
         if (techniques_.merge) {
             stats.counters.push_back({"light vertices merged", double(totals_[kCounterMerges])});
-            stats.counters.push_back({"hash grid cells used", double(totals_[kNumVcmCounters])});
+            stats.counters.push_back({"hash grid buckets used", double(totals_[kNumVcmCounters])});
             stats.counters.push_back({"merge radius (last iteration)", double(last_radius_), false});
         }
         stats.counters.push_back({"light paths per iteration", double(num_light_paths_), false});

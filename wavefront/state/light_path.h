@@ -12,7 +12,7 @@
     X(wf::Vec3f, ray_origin, "origin of the ray to trace next (already offset off the surface)")   \
     X(wf::Vec3f, ray_dir, "unit direction of the ray to trace next (the way the particle flies)")  \
     X(wf::Vec3f, throughput, "emitted energy times f*cos/pdf products, over the emission pdf")      \
-    X(uint32_t, path, "light sub-path index in [0, light paths of the iteration)")                 \
+    X(uint32_t, path, "batch light-path index: b * light paths + p, for iteration b of the batch")                 \
     X(uint32_t, path_length, "segments traced so far; the emitted ray is segment 1")               \
     X(uint8_t, from_finite_light, "1 when emitted by an area or point light (not at infinity)")    \
     X(uint8_t, alive, "1 when the path continues after this bounce; compact selects these")       \

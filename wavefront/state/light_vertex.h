@@ -1,8 +1,9 @@
 // Light vertices: every non-delta surface hit of a light sub-path, kept for the
 // camera pass to connect to (bpt, vcm) and merge with (ppm, bpm, vcm). A flat
-// buffer with a fixed entry per (light path, path length): the vertex of path p at
-// path length k (1-based) lives at (k - 1) * light_paths + p (VcmContext::
-// light_vertex_entry), and `valid` says whether one was stored there. So the camera
+// buffer with a fixed entry per (iteration, light path, path length): the vertex of
+// path p of batch iteration b at path length k (1-based) lives at
+// b * stride * light_paths + (k - 1) * light_paths + p (VcmContext::light_vertex_entry),
+// and `valid` says whether one was stored there. So the camera
 // path of pixel p finds its light path's vertices without a search, the layout is
 // the same whatever order the light pass ran in, and one bounce of the light pass
 // writes one contiguous block.
