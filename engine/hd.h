@@ -32,6 +32,23 @@ WF_HD_INLINE uint32_t atomic_add(uint32_t* p, uint32_t v) {
 #endif
 }
 
+// Claims one slot of a queue: returns the old *size and adds 1. On the GPU the
+// active lanes of a warp take consecutive slots with one atomic for the warp, so
+// a queue every thread pushes to is not serialised on its one counter.
+WF_HD_INLINE uint32_t atomic_push_index(uint32_t* size) {
+#if WF_DEVICE_CODE
+    unsigned mask = __activemask();
+    int lane = int(threadIdx.x & 31u);
+    int leader = __ffs(int(mask)) - 1;
+    uint32_t base = 0;
+    if (lane == leader) base = atomicAdd(size, uint32_t(__popc(int(mask))));
+    base = __shfl_sync(mask, base, leader);
+    return base + uint32_t(__popc(int(mask & ((1u << lane) - 1u))));
+#else
+    return __atomic_fetch_add(size, 1u, __ATOMIC_RELAXED);
+#endif
+}
+
 // The same, for counters many threads bump at once (statistics): on the GPU the
 // active lanes of a warp sum their values first and one of them adds the total,
 // so a counter hit by every thread costs one atomic per warp.

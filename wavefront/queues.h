@@ -2,9 +2,11 @@
 //  - SlotQueue<Record>: indices of slots of one state record (camera paths, light
 //    paths); a stage that wants camera-path hits cannot be handed light-path slots.
 //  - WorkQueue<ItemView>: the items themselves, stored SoA (shadow rays).
-// Sizes live in backend memory, so no stage needs a host round trip. Kernels are
-// launched over the queue's capacity and threads past the size return at once;
-// for_all_queued() is that guard, written once.
+// Sizes live in backend memory, so no stage needs a host round trip. A stage over a
+// queue is launched over min(capacity, kQueueLaunchThreads) threads that stride over
+// the items up to the size on the device: a queue sized for the worst case (a shadow
+// queue of 20M rays holding 200k) then costs no more than its items, and a full one
+// no more launches. for_all_queued() is that loop, written once.
 #pragma once
 
 #include <cstdint>
@@ -20,18 +22,32 @@ struct SlotQueue {
     uint32_t capacity;
 
     WF_HD void push(uint32_t slot) const {
-        uint32_t at = atomic_add(size, 1u);
+        uint32_t at = atomic_push_index(size);
         items[at] = slot;  // capacity = number of slots: each slot is pushed at most once
     }
 };
 
-// Calls fn(slot) for every slot in the queue, one thread each.
+// Threads a queue stage launches at most: about two full waves of resident threads on
+// an H100 (132 SMs x 2048); each thread then loops over items i, i + launched, ...
+inline constexpr uint32_t kQueueLaunchThreads = 1u << 19;
+
+// Calls body(i) for every i in [0, *count * per_item); launched over at most
+// kQueueLaunchThreads threads sized by the largest count the caller allows.
+template <class Backend, class F>
+void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
+                   F body) {
+    const uint64_t most = uint64_t(max_count) * per_item;
+    const uint32_t launched = uint32_t(most < kQueueLaunchThreads ? most : kQueueLaunchThreads);
+    backend.parallel_for(name, launched, WF_LAMBDA(uint32_t t) {
+        const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
+        for (uint64_t i = t; i < total; i += launched) body(uint32_t(i));
+    });
+}
+
+// Calls fn(slot) for every slot in the queue.
 template <class Backend, class Record, class F>
 void for_all_queued(Backend& backend, const char* name, SlotQueue<Record> queue, F fn) {
-    backend.parallel_for(name, queue.capacity, WF_LAMBDA(uint32_t i) {
-        if (i >= *queue.size) return;
-        fn(queue.items[i]);
-    });
+    for_all_items(backend, name, queue.size, queue.capacity, 1, WF_LAMBDA(uint32_t i) { fn(queue.items[i]); });
 }
 
 template <class ItemView>
@@ -45,18 +61,15 @@ struct WorkQueue {
     // counting, so the overflow shows in the queue statistics instead of passing silently.
     static constexpr uint32_t kQueueFull = 0xffffffffu;
     WF_HD uint32_t push() const {
-        uint32_t at = atomic_add(size, 1u);
+        uint32_t at = atomic_push_index(size);
         return at < capacity ? at : kQueueFull;
     }
 };
 
-// Calls fn(index) for every item in the queue, one thread each.
+// Calls fn(index) for every item in the queue.
 template <class Backend, class ItemView, class F>
 void for_all_queued(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn) {
-    backend.parallel_for(name, queue.capacity, WF_LAMBDA(uint32_t i) {
-        if (i >= *queue.size) return;
-        fn(i);
-    });
+    for_all_items(backend, name, queue.size, queue.capacity, 1, fn);
 }
 
 }  // namespace wf

@@ -1,7 +1,6 @@
-// Stage `connect` (bpt, vcm): vertex connection from every queued camera vertex,
-// one thread per (camera vertex, technique) pair: k = 0 is next-event estimation
-// to a picked light (eqs. 44-45), k >= 1 the connection to the light vertex of
-// path length k of the light sub-path with the camera path's index (eqs. 40-41).
+// Stage `connect` (bpt, vcm): vertex connection from every queued camera vertex:
+// next-event estimation to a picked light (eqs. 44-45), and the connection to every
+// light vertex of the light sub-path with the camera path's index (eqs. 40-41).
 // Each pushes a shadow ray carrying its MIS-weighted contribution; intersect_shadow
 // adds the unoccluded ones to the film.
 #pragma once
@@ -74,27 +73,21 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
 template <class Backend>
 void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices,
              WorkQueue<ShadowRayView> shadow) {
-    // Thread i: technique k = i / capacity for queued vertex q = i % capacity, so the
-    // threads of a warp work on neighbouring camera vertices (and light paths) with one k.
-    const uint32_t capacity = vertices.capacity;
-    backend.parallel_for("connect", capacity * (1 + ctx.vertex_stride), WF_LAMBDA(uint32_t i) {
-        const uint32_t k = i / capacity, q = i % capacity;
-        if (q >= *vertices.size) return;
-        const uint32_t slot = vertices.items[q];
+    // One thread per camera vertex: the vertex and its BSDF are built once, then the
+    // light vertices of its light sub-path are visited by path length, so at every step
+    // the threads of a warp read neighbouring entries (light path = pixel index).
+    for_all_queued(backend, "connect", vertices, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
-        uint32_t e = 0;
-        if (k == 0) {
-            if (ctx.scene.num_lights == 0) return;
-        } else {
-            // Cheap tests first: most (vertex, k) pairs have no light vertex to connect to.
-            if (k + 1 + p.path_length[slot] > ctx.max_path_length) return;
-            e = ctx.light_vertex_entry(ctx.light_path_of_camera_path(slot), k);
-            if (!ctx.light_vertices.valid[e]) return;
-        }
+        const uint32_t length = p.path_length[slot];
         SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
-        if (k == 0) connect_to_light_source(ctx, slot, v, shadow);
-        else connect_to_light_vertex(ctx, slot, v, e, shadow);
+        if (ctx.scene.num_lights > 0) connect_to_light_source(ctx, slot, v, shadow);
+        // A light vertex of path length k joins a path of k + 1 + length segments.
+        const uint32_t light_path = ctx.light_path_of_camera_path(slot);
+        for (uint32_t k = 1; k <= ctx.vertex_stride && k + 1 + length <= ctx.max_path_length; ++k) {
+            const uint32_t e = ctx.light_vertex_entry(light_path, k);
+            if (ctx.light_vertices.valid[e]) connect_to_light_vertex(ctx, slot, v, e, shadow);
+        }
     });
 }
 
