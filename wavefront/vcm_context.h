@@ -42,7 +42,7 @@ struct VcmIteration {
     float merge_radius = 0.0f;
     float vm_normalization = 0.0f;   // 1 / (pi r^2 light paths)
     HashGridView grid;               // over this iteration's light vertices
-    MergeVertexView merge_vertices;  // this iteration's light vertices in grid order
+    MergeVertex* merge_vertices = nullptr;  // this iteration's light vertices in grid order
 };
 
 // Iterations traced together in one wave (small films): light paths, light vertices

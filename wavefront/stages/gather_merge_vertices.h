@@ -1,9 +1,10 @@
 // Stage `gather_merge_vertices` (ppm, bpm, vcm): after the hash grid is built,
 // copies what merging reads of every stored light vertex into bucket order
-// (wavefront/state/merge_vertex.h). Launched over every light-vertex entry; the
-// grid's last cell start is the number of vertices it holds.
+// (wavefront/state/merge_vertex.h). The grid's last cell start is the number of
+// vertices it holds; the launch strides over those only.
 #pragma once
 
+#include "wavefront/queues.h"
 #include "wavefront/state/merge_vertex.h"
 #include "wavefront/vcm_context.h"
 
@@ -13,17 +14,20 @@ namespace wf {
 template <class Backend>
 void gather_merge_vertices(Backend& backend, const VcmIteration& it, LightVertexView lv, uint32_t num_entries) {
     const HashGridView grid = it.grid;
-    const MergeVertexView out = it.merge_vertices;
-    backend.parallel_for("gather_merge_vertices", num_entries, WF_LAMBDA(uint32_t j) {
-        if (j >= grid.cell_starts[grid.num_buckets]) return;
+    MergeVertex* const out = it.merge_vertices;
+    for_all_items(backend, "gather_merge_vertices", grid.cell_starts + grid.num_buckets, num_entries, 1,
+                  WF_LAMBDA(uint32_t j) {
         const uint32_t e = grid.sorted_indices[j];
-        out.position[j] = lv.position[e];
-        out.dir_fix[j] = lv.dir_fix[e];
-        out.throughput[j] = lv.throughput[e];
-        out.path_length[j] = lv.path_length[e];
-        out.d_vcm[j] = lv.d_vcm[e];
-        out.d_vm[j] = lv.d_vm[e];
-        out.continuation[j] = lv.continuation[e];
+        MergeVertex m;
+        m.position = lv.position[e];
+        m.d_vcm = lv.d_vcm[e];
+        m.dir_fix = lv.dir_fix[e];
+        m.d_vm = lv.d_vm[e];
+        m.throughput = lv.throughput[e];
+        m.continuation = lv.continuation[e];
+        m.path_length = lv.path_length[e];
+        m.unused[0] = m.unused[1] = m.unused[2] = 0;
+        out[j] = m;
     });
 }
 

@@ -18,7 +18,7 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
         SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
         const VcmIteration& it = ctx.iteration_of_camera_path(slot);
-        const MergeVertexView& mv = it.merge_vertices;
+        const MergeVertex* mv = it.merge_vertices;
         const uint32_t length = p.path_length[slot];
         const SubpathMis camera_mis = load_mis(p, slot);
         const float camera_cont = v.bsdf.continuation_prob();
@@ -27,19 +27,20 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
         uint32_t merged = 0;
         it.grid.for_each_bucket(q, [&](uint32_t begin, uint32_t end) {
             for (uint32_t j = begin; j < end; ++j) {
-                if (length_squared(mv.position[j] - q) > it.grid.radius_sq) continue;
-                if (mv.path_length[j] + length > ctx.max_path_length) continue;
-                BsdfEval ev = v.bsdf.evaluate(mv.dir_fix[j]);
+                const MergeVertex& m = mv[j];
+                if (length_squared(m.position - q) > it.grid.radius_sq) continue;
+                if (m.path_length + length > ctx.max_path_length) continue;
+                BsdfEval ev = v.bsdf.evaluate(m.dir_fix);
                 if (is_black(ev.factor)) continue;
                 ++merged;
                 float w = 1.0f;
                 if (!ctx.techniques.ppm) {
                     // The reverse pdf takes the light vertex's continuation: that would govern
                     // it had the light path continued.
-                    w = mis_weight_merge(camera_mis, SubpathMis{mv.d_vcm[j], 0.0f, mv.d_vm[j]},
-                                         ev.pdf_fwd_w * camera_cont, ev.pdf_rev_w * mv.continuation[j], it.weights);
+                    w = mis_weight_merge(camera_mis, SubpathMis{m.d_vcm, 0.0f, m.d_vm}, ev.pdf_fwd_w * camera_cont,
+                                         ev.pdf_rev_w * m.continuation, it.weights);
                 }
-                sum += ev.factor * mv.throughput[j] * w;
+                sum += ev.factor * m.throughput * w;
             }
         });
         ctx.count(kCounterMerges, merged);
