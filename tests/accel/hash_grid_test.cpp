@@ -1,6 +1,8 @@
 #include "tests/common/hash_grid_checks.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "engine/backend/cpu_backend.h"
 
@@ -76,7 +78,41 @@ TEST(HashGrid, BuildRunsAsNamedStages) {
     std::vector<std::string> names;
     for (const StageStat& s : backend.stages().rows()) names.push_back(s.name);
     EXPECT_EQ(names, (std::vector<std::string>{"build_hash_grid_clear", "build_hash_grid_count",
-                                                "build_hash_grid_scan", "build_hash_grid_scatter"}));
+                                                "build_hash_grid_scan", "build_hash_grid_cells_used",
+                                                "build_hash_grid_scatter"}));
+}
+
+// for_each_bucket (the form merge uses, with the points gathered in bucket order):
+// the ranges it reports are disjoint, and the points within r among them are exactly
+// the brute-force set, also when every cell shares one bucket.
+TEST(HashGrid, ForEachBucketRangesAreDisjointAndCoverEveryMatch) {
+    CpuBackend backend;
+    HashGridInput in;
+    in.points = test::uniform_points(20000, Vec3f(0.0f), Vec3f(1.0f), 91);
+    in.bounds = test::unit_box();
+    in.radius = 0.03f;
+    const std::vector<Vec3f> queries = test::uniform_points(500, Vec3f(-0.05f), Vec3f(1.05f), 92);
+    for (uint32_t buckets : {1u, 4u, 20000u}) {
+        HashGrid<CpuBackend> grid;
+        grid.reserve(20000, buckets);
+        grid.build(backend, in.points.data(), nullptr, 20000, in.bounds, in.radius);
+        const HashGridView view = grid.view();
+        for (const Vec3f& q : queries) {
+            std::vector<std::pair<uint32_t, uint32_t>> ranges;
+            std::vector<uint32_t> found;
+            view.for_each_bucket(q, [&](uint32_t begin, uint32_t end) {
+                ranges.emplace_back(begin, end);
+                for (uint32_t s = begin; s < end; ++s) {
+                    const uint32_t i = view.sorted_indices[s];
+                    if (length_squared(in.points[i] - q) <= view.radius_sq) found.push_back(i);
+                }
+            });
+            std::sort(ranges.begin(), ranges.end());
+            for (size_t k = 1; k < ranges.size(); ++k)
+                ASSERT_LE(ranges[k - 1].second, ranges[k].first) << "overlapping bucket ranges, " << buckets << " buckets";
+            ASSERT_TRUE(test::same_as_brute_force(in, q, found, test::Distances::Exact)) << buckets << " buckets";
+        }
+    }
 }
 
 }  // namespace wf

@@ -157,7 +157,7 @@ inline void check_points_on_cell_borders_and_at_exactly_radius(const HashGridHos
         for (int y = -4; y <= 4; ++y)
             for (int z = -4; z <= 4; ++z) {
                 // Lattice step r = half a cell: corners, face and cell middles.
-                const Vec3f p(x * 0.125f, y * 0.125f, z * 0.125f);
+                const Vec3f p(float(x) * 0.125f, float(y) * 0.125f, float(z) * 0.125f);
                 in.points.push_back(p);
                 queries.push_back(p);
                 queries.push_back(p + Vec3f(0.0625f, 0.0f, 0.03125f));
