@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "engine/backend/profiler.h"
 #include "engine/backend/thread_pool.h"
 
@@ -56,6 +58,11 @@ public:
     explicit CpuBackend(ThreadPool& pool = ThreadPool::global()) : pool_(pool) {}
 
     std::string device_name() const { return std::to_string(pool_.size()) + " CPU threads"; }
+    // Physical memory of the machine (for sizing checks before big allocations).
+    uint64_t available_memory() const {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+        return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : ~uint64_t(0);
+    }
     MemoryCounter& memory() const { return cpu_memory(); }
 
     // Runs fn(i) for i in [0, n). fn must only write state owned by element i

@@ -117,6 +117,12 @@ public:
     CudaBackend& operator=(const CudaBackend&) = delete;
 
     std::string device_name() const { return props_.name; }
+    // Bytes the device can still allocate (for sizing checks before big allocations).
+    uint64_t available_memory() const {
+        size_t free_bytes = 0, total_bytes = 0;
+        WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        return free_bytes;
+    }
     MemoryCounter& memory() const { return cuda_memory(); }
     const cudaDeviceProp& properties() const { return props_; }
 

@@ -89,6 +89,19 @@ public:
         camera_wave_ = std::max(1u, camera_wave_);
 
         vertex_bytes_ = bytes_per_iteration * batch_;
+        // A film too large for the device is a clear error here, not a failed allocation later.
+        const uint64_t needed = vertex_bytes_ + uint64_t(light_wave_) * LightPathStorage<Backend>::kBytesPerElement +
+                                uint64_t(camera_wave_) * CameraPathStorage<Backend>::kBytesPerElement;
+        const uint64_t available = backend_.available_memory();
+        if (needed > available) {
+            auto gib = [](uint64_t b) { return std::to_string(double(b) / double(1ull << 30)).substr(0, 6) + " GiB"; };
+            throw std::runtime_error(s.integrator + " at " + std::to_string(s.width) + "x" + std::to_string(s.height) +
+                                     " with max path length " + std::to_string(s.max_depth) + " needs " + gib(needed) +
+                                     " for light vertices and path state (" + std::to_string(num_light_paths_) +
+                                     " light paths x " + std::to_string(stride_) + " vertices), but " +
+                                     backend_.device_name() + " has " + gib(available) +
+                                     " available; use fewer --light-paths, a smaller film or a smaller --max-depth");
+        }
         light_vertices_.allocate(uint32_t(entries * batch_));
         light_paths_.allocate(light_wave_);
         light_active_.resize(light_wave_);

@@ -32,10 +32,8 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
     Vec3f contribution =
         p.throughput[slot] * ds.radiance * ev.factor * (w * ev.cos_out / (pick * ds.pdf_direct_w));
     if (is_black(contribution)) return;
-    Ray ray;
-    float t_max = kInfinity;
-    if (ds.is_infinite) ray = spawn_ray(v.sp, ds.dir_to_light);
-    else ray = spawn_ray_to(v.sp, ds.light_point, &t_max);
+    float t_max;
+    Ray ray = shadow_ray_to_light(v.sp, ds, &t_max);
     push_shadow_ray(shadow, ray, t_max, contribution, p.pixel[slot]);
 }
 

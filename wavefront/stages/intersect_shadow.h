@@ -6,6 +6,7 @@
 
 #include "accel/traverse.h"
 #include "engine/film.h"
+#include "materials/emitters.h"
 #include "wavefront/queues.h"
 #include "wavefront/state/shadow_ray.h"
 
@@ -18,6 +19,15 @@ void intersect_shadow(Backend& backend, const char* name, const GeometryView& ge
         const ShadowRayView& r = shadow.items;
         if (!intersect_any(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i])) film.add(r.pixel[i], r.contribution[i]);
     });
+}
+
+// The shadow ray from surface point sp toward the light sample ds. Both ends are offset
+// off their surfaces by their rounding-error bounds (accel/surface.h), so neither the
+// receiver nor the light blocks it; lights at infinity get an unbounded ray.
+WF_HD_INLINE Ray shadow_ray_to_light(const SurfacePoint& sp, const DirectSample& ds, float* t_max) {
+    *t_max = kInfinity;
+    if (ds.is_infinite) return spawn_ray(sp, ds.dir_to_light);
+    return spawn_ray_to(sp, ds.light_point, t_max);
 }
 
 // Pushes one shadow ray; false (and nothing written) when the queue is full.

@@ -38,12 +38,8 @@ WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slo
     float weight = 1.0f;
     if (!ds.is_delta) weight = mis_balance(ds.pdf_direct_w * pick, ev.pdf_fwd_w * bsdf.continuation_prob());
     Vec3f contribution = p.throughput[slot] * ds.radiance * ev.factor * (weight * ev.cos_out / (pick * ds.pdf_direct_w));
-    // Both ends of the shadow ray are offset off their surfaces by their rounding-error
-    // bounds (accel/surface.h), so neither the receiver nor the light blocks it.
-    Ray shadow_ray;
-    float t_max = kInfinity;
-    if (ds.is_infinite) shadow_ray = spawn_ray(sp, ds.dir_to_light);
-    else shadow_ray = spawn_ray_to(sp, ds.light_point, &t_max);
+    float t_max;
+    Ray shadow_ray = shadow_ray_to_light(sp, ds, &t_max);
     push_shadow_ray(shadow, shadow_ray, t_max, contribution, p.pixel[slot]);
 }
 
