@@ -141,6 +141,10 @@ public:
     void report(RenderStats& stats) override {
         stats.light_bounces = light_counters_.totals();
         if (!techniques_.light_trace_only) stats.bounces = camera_counters_.totals();
+        double shadow_rays = 0.0;
+        for (const BounceQueueSizes& q : stats.light_bounces) shadow_rays += double(q.shadow);
+        for (const BounceQueueSizes& q : stats.bounces) shadow_rays += double(q.shadow);
+        stats.counters.push_back({"shadow rays traced", shadow_rays});
         stats.counters.push_back({"light vertices stored", double(totals_[kCounterLightVertices])});
         if (techniques_.connect)
             stats.counters.push_back({"connections to light vertices", double(totals_[kCounterConnections])});
