@@ -2,6 +2,10 @@
 // GPU test binaries.
 #pragma once
 
+#include <cmath>
+#include <utility>
+#include <vector>
+
 #include "engine/scene.h"
 
 namespace wf::test {
@@ -52,6 +56,94 @@ inline HostScene closed_sphere_scene(float le, float rho, uint32_t size) {
     area.prim = 0;  // the sphere (no triangles)
     area.radiance = Vec3f(le);
     s.lights.push_back(area);
+    return s;
+}
+
+// A latitude-longitude triangle mesh of a sphere (`stacks` bands of `slices` quads, fans
+// at the poles: 2 * slices * (stacks - 1) triangles, vertices shared exactly), every
+// triangle its own area light of radiance Le on material 0. `inward`: the winding makes
+// every geometric normal (and so the emitting side) point toward the centre.
+inline void add_emissive_mesh_sphere(HostScene& s, Vec3f center, float radius, uint32_t stacks, uint32_t slices,
+                                     bool inward, float le) {
+    std::vector<Vec3f> ring((stacks + 1) * slices);
+    for (uint32_t i = 0; i <= stacks; ++i)
+        for (uint32_t j = 0; j < slices; ++j) {
+            float theta = kPi * float(i) / float(stacks), phi = 2.0f * kPi * float(j) / float(slices);
+            Vec3f d = i == 0        ? Vec3f(0, 0, 1)
+                      : i == stacks ? Vec3f(0, 0, -1)
+                                    : Vec3f(sinf(theta) * cosf(phi), sinf(theta) * sinf(phi), cosf(theta));
+            ring[i * slices + j] = center + radius * d;
+        }
+    auto v = [&](uint32_t i, uint32_t j) { return ring[i * slices + j % slices]; };
+    auto add = [&](Vec3f a, Vec3f b, Vec3f c) {
+        // The normal cross(b - a, c - a) points away from the centre unless `inward`.
+        bool outward = dot(cross(b - a, c - a), (a + b + c) / 3.0f - center) > 0.0f;
+        if (outward == inward) std::swap(b, c);
+        s.prims.push_back({0, int32_t(s.lights.size()), 0});
+        Light light;
+        light.type = LightType::Area;
+        light.prim = uint32_t(s.triangles.size());
+        light.radiance = Vec3f(le);
+        s.lights.push_back(light);
+        s.triangles.push_back({a, b, c});
+    };
+    for (uint32_t i = 0; i < stacks; ++i)
+        for (uint32_t j = 0; j < slices; ++j) {
+            if (i == 0) add(v(0, 0), v(1, j), v(1, j + 1));
+            else if (i == stacks - 1) add(v(i, j), v(stacks, 0), v(i, j + 1));
+            else {
+                add(v(i, j), v(i + 1, j), v(i + 1, j + 1));
+                add(v(i, j), v(i + 1, j + 1), v(i, j + 1));
+            }
+        }
+}
+
+// The closed sphere again, but as a mesh (radius 2, 10 x 10: 180 triangles) with inward
+// normals and EVERY triangle its own area light of radiance Le on a diffuse material of
+// albedo rho. The enclosure is closed (shared vertices, watertight triangle test), every
+// wall emits Le and reflects diffusely, so the radiance is Le / (1 - rho) everywhere,
+// truncated at the maximum path length as truncated_closed_sphere_radiance says, whatever
+// the shape. With many lights the light-pick probability is small, so an MIS weight that
+// leaves it out is far off.
+inline HostScene closed_emissive_mesh_sphere_scene(float le, float rho, uint32_t size, uint32_t stacks = 10,
+                                                   uint32_t slices = 10) {
+    HostScene s;
+    s.source_path = "<closed emissive mesh sphere>";
+    s.camera.position = {0, 0, 0};
+    s.camera.forward = {0.3f, -0.2f, -1};
+    s.camera.up = {0, 1, 0};
+    s.camera.fov_y_degrees = 70.0f;
+    s.settings.width = s.settings.height = size;
+    Material m;
+    m.kd = Vec3f(rho);
+    s.materials.push_back(m);
+    s.material_names.push_back("wall");
+    add_emissive_mesh_sphere(s, Vec3f(0.0f), 2.0f, stacks, slices, true, le);
+    return s;
+}
+
+// A convex emissive mesh sphere (radius 1 at the origin, 8 x 6: 80 triangles, each its
+// own light emitting outward with radiance Le, diffuse albedo rho) in a uniform
+// environment of radiance `env`, seen from z = 4. Convex, so no point of it sees the
+// sphere: every pixel on it converges to Le + rho env, every other pixel to env. 81
+// lights, the environment among them.
+inline HostScene furnace_emissive_mesh_sphere_scene(float le, float rho, float env, uint32_t size) {
+    HostScene s;
+    s.source_path = "<furnace emissive mesh sphere>";
+    s.camera.position = {0, 0, 4};
+    s.camera.forward = {0, 0, -1};
+    s.camera.up = {0, 1, 0};
+    s.camera.fov_y_degrees = 40.0f;
+    s.settings.width = s.settings.height = size;
+    Material m;
+    m.kd = Vec3f(rho);
+    s.materials.push_back(m);
+    s.material_names.push_back("grey");
+    add_emissive_mesh_sphere(s, Vec3f(0.0f), 1.0f, 6, 8, false, le);
+    Light e;
+    e.type = LightType::Environment;
+    e.radiance = Vec3f(env);
+    s.lights.push_back(e);
     return s;
 }
 

@@ -3,6 +3,8 @@
 // quantities.
 #pragma once
 
+#include <cmath>
+
 #include "materials/emitters.h"
 #include "wavefront/queues.h"
 #include "wavefront/rng_dims.h"
@@ -21,7 +23,8 @@ struct LightSubpathStart {
 // The start of a light sub-path from light `light_id`; u: the four emission numbers
 // (direction pair, then position pair). The throughput is energy / (pick x emission
 // pdf), and a particle whose pdf is 0 (a direction exactly along the light's surface)
-// or whose throughput is not finite is refused: it could only carry Inf or NaN.
+// or infinite (a zero-area emitter), or whose throughput is not finite or is black, is
+// refused: it could only carry Inf or NaN, or nothing.
 WF_HD_INLINE LightSubpathStart start_light_subpath(const SceneView& scene, uint32_t light_id, float u0, float u1,
                                                    float u2, float u3, const VcmWeights& weights) {
     LightSubpathStart s;
@@ -30,9 +33,12 @@ WF_HD_INLINE LightSubpathStart start_light_subpath(const SceneView& scene, uint3
     EmissionSample es = emit(light, scene.emitters(), u0, u1, u2, u3);
     float emission_pdf_w = es.pdf_emission_w * pick;
     float direct_pdf_a = es.pdf_direct_a * pick;
-    if (!(emission_pdf_w > 0.0f) || is_black(es.energy)) return s;
+    // A degenerate emitter (zero area: an infinite area pdf) is refused as well.
+    if (!(emission_pdf_w > 0.0f) || !std::isfinite(emission_pdf_w) || !std::isfinite(direct_pdf_a) ||
+        is_black(es.energy))
+        return s;
     s.throughput = es.energy / emission_pdf_w;
-    if (!is_finite(s.throughput)) return s;
+    if (!is_finite(s.throughput) || is_black(s.throughput)) return s;
     s.from_finite_light = !light_is_infinite(light);
     s.mis = light_subpath_start(direct_pdf_a, emission_pdf_w, es.cos_light, light_is_delta(light),
                                 s.from_finite_light, weights);
