@@ -12,14 +12,14 @@ export WF_SOURCE_DIR=$PWD
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$res/gpu.txt"
 "$build/bin/wavefront" info | tee -a "$res/gpu.txt"
 echo "== gpu tests"
-"$build/bin/wf_gpu_tests" 2>&1 > "$res/gpu_tests.log"; echo "gpu tests exit $?"
+"$build/bin/wf_gpu_tests" > "$res/gpu_tests.log" 2>&1; echo "gpu tests exit $?"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED TEST|tests? ran" "$res/gpu_tests.log" | tail -30
 echo "== renders"
 "$build/bin/wavefront" render scenes/cornell-box.json -o "$res/cornell-box.png" --stats "$res/cornell_stats.json" 2>&1 | tail -1
 for alg in lt bpt ppm bpm vcm pt; do
   for s in s0-sun s1-area s2-point s3-background; do
     "$build/bin/wavefront" render scenes/smallvcm/$s.json --integrator $alg --width 128 --height 128 --spp 256 \
-      --backend cuda -o "$res/${s}_${alg}.exr" 2>&1 | tail -1
+      --backend cuda -o "$res/${s}_${alg}.exr" --quiet
   done
 done
 echo "== benchmarks"
@@ -30,7 +30,9 @@ if [ -x "$build/bin/bench_pt_old" ]; then
   done
 fi
 "$build/bin/bench_hash_grid" --backend cuda --json "$res/bench_hash_grid.json" 2>&1 | tee "$res/bench_hash_grid.log" | tail -8
-"$build/bin/bench_bidirectional" --backend cuda --iterations 50 --json "$res/bench_bidirectional.json" > "$res/bench_bidirectional.log" 2>&1
+"$build/bin/bench_bidirectional" --backend cuda --iterations 64 --json "$res/bench_bidirectional.json" > "$res/bench_bidirectional.log" 2>&1
 sed -n '/== summary/,$p' "$res/bench_bidirectional.log"
+echo "== equal-iteration noise renders (s1, 512x512, 100 iterations)"
+bash bench/noise_renders.sh "$build" "$res/noise"
 mkdir -p "$out"
 tar -czf "$out/results.tar.gz" -C "$res" .
