@@ -34,12 +34,9 @@ inline HostScene white_furnace_scene(float rho, uint32_t size) {
     return s;
 }
 
-// Camera at the centre of a closed sphere (normals flipped inward) whose wall
-// emits Le and reflects diffusely with albedo rho. With path length up to D the
-// radiance is Le * (1 + rho + ... + rho^(D-1)); without a limit Le / (1 - rho).
-inline HostScene closed_sphere_scene(float le, float rho, uint32_t size) {
-    HostScene s;
-    s.source_path = "<closed sphere>";
+// Camera at the origin looking at the wall of a sphere around it, and the wall's
+// diffuse material (albedo rho) as material 0.
+inline void look_from_centre_at_diffuse_wall(HostScene& s, float rho, uint32_t size) {
     s.camera.position = {0, 0, 0};
     s.camera.forward = {0.3f, -0.2f, -1};
     s.camera.up = {0, 1, 0};
@@ -49,6 +46,15 @@ inline HostScene closed_sphere_scene(float le, float rho, uint32_t size) {
     m.kd = Vec3f(rho);
     s.materials.push_back(m);
     s.material_names.push_back("wall");
+}
+
+// Camera at the centre of a closed sphere (normals flipped inward) whose wall
+// emits Le and reflects diffusely with albedo rho. With path length up to D the
+// radiance is Le * (1 + rho + ... + rho^(D-1)); without a limit Le / (1 - rho).
+inline HostScene closed_sphere_scene(float le, float rho, uint32_t size) {
+    HostScene s;
+    s.source_path = "<closed sphere>";
+    look_from_centre_at_diffuse_wall(s, rho, size);
     s.spheres.push_back({{0, 0, 0}, 2.0f});
     s.prims.push_back({0, 0, kPrimFlipNormal});
     Light area;
@@ -109,15 +115,7 @@ inline HostScene closed_emissive_mesh_sphere_scene(float le, float rho, uint32_t
                                                    uint32_t slices = 10) {
     HostScene s;
     s.source_path = "<closed emissive mesh sphere>";
-    s.camera.position = {0, 0, 0};
-    s.camera.forward = {0.3f, -0.2f, -1};
-    s.camera.up = {0, 1, 0};
-    s.camera.fov_y_degrees = 70.0f;
-    s.settings.width = s.settings.height = size;
-    Material m;
-    m.kd = Vec3f(rho);
-    s.materials.push_back(m);
-    s.material_names.push_back("wall");
+    look_from_centre_at_diffuse_wall(s, rho, size);
     add_emissive_mesh_sphere(s, Vec3f(0.0f), 2.0f, stacks, slices, true, le);
     return s;
 }
