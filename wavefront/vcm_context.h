@@ -42,7 +42,8 @@ struct VcmIteration {
     float merge_radius = 0.0f;
     float vm_normalization = 0.0f;   // 1 / (pi r^2 light paths)
     HashGridView grid;               // over this iteration's light vertices
-    MergeVertex* merge_vertices = nullptr;  // this iteration's light vertices in grid order
+    MergePoint* merge_points = nullptr;     // this iteration's light vertices in grid order:
+    MergeVertex* merge_vertices = nullptr;  // what the tests read, and the rest
 };
 
 // Iterations traced together in one wave (small films): light paths, light vertices

@@ -72,7 +72,7 @@ public:
         const uint64_t entries = uint64_t(num_light_paths_) * stride_;  // per iteration
         const uint64_t bytes_per_iteration =
             entries * (LightVertexStorage<Backend>::kBytesPerElement +
-                       (techniques_.merge ? sizeof(MergeVertex) : 0));
+                       (techniques_.merge ? sizeof(MergePoint) + sizeof(MergeVertex) : 0));
         // Small films: trace several iterations in one wave (as pt does), within the
         // wave size and the light-vertex memory budget.
         batch_ = std::min<uint64_t>({kMaxVcmBatch, std::max<uint64_t>(1, s.spp),
@@ -121,6 +121,7 @@ public:
         shadow_capacity_ = std::max<uint64_t>({1, light_shadow, camera_shadow});
         shadow_rays_.allocate(uint32_t(shadow_capacity_));
         if (techniques_.merge) {
+            merge_points_.resize(entries * batch_);
             merge_vertices_.resize(entries * batch_);
             // Buckets: a quarter of the entries (a power of two above). Only the non-delta
             // hits are stored, about a quarter of the entries in SmallVCM's scenes, and a
@@ -192,7 +193,10 @@ private:
             it.merge_radius = merge_radius(base_radius_, s.radius_alpha, first + b);
             it.weights = VcmWeights::make(techniques_.connect, techniques_.merge, it.merge_radius, float(num_light_paths_));
             it.vm_normalization = 1.0f / (kPi * it.merge_radius * it.merge_radius * float(num_light_paths_));
-            if (techniques_.merge) it.merge_vertices = merge_vertices_.data() + b * per_iteration;
+            if (techniques_.merge) {
+                it.merge_points = merge_points_.data() + b * per_iteration;
+                it.merge_vertices = merge_vertices_.data() + b * per_iteration;
+            }
             last_radius_ = it.merge_radius;
         }
 
@@ -309,6 +313,7 @@ private:
     float base_radius_ = 0.0f, last_radius_ = 0.0f;
     LightPathStorage<Backend> light_paths_;
     LightVertexStorage<Backend> light_vertices_;
+    typename Backend::template Buffer<MergePoint> merge_points_;
     typename Backend::template Buffer<MergeVertex> merge_vertices_;
     CameraPathStorage<Backend> camera_paths_;
     ShadowRayStorage<Backend> shadow_rays_;

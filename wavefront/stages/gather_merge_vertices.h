@@ -14,18 +14,18 @@ namespace wf {
 template <class Backend>
 void gather_merge_vertices(Backend& backend, const VcmIteration& it, LightVertexView lv, uint32_t num_entries) {
     const HashGridView grid = it.grid;
+    MergePoint* const points = it.merge_points;
     MergeVertex* const out = it.merge_vertices;
     for_all_items(backend, "gather_merge_vertices", grid.cell_starts + grid.num_buckets, num_entries, 1,
                   WF_LAMBDA(uint32_t j) {
         const uint32_t e = grid.sorted_indices[j];
+        points[j] = MergePoint{lv.position[e], lv.path_length[e]};
         MergeVertex m;
-        m.position = lv.position[e];
-        m.d_vcm = lv.d_vcm[e];
         m.dir_fix = lv.dir_fix[e];
-        m.d_vm = lv.d_vm[e];
+        m.d_vcm = lv.d_vcm[e];
         m.throughput = lv.throughput[e];
+        m.d_vm = lv.d_vm[e];
         m.continuation = lv.continuation[e];
-        m.path_length = lv.path_length[e];
         m.unused[0] = m.unused[1] = m.unused[2] = 0;
         out[j] = m;
     });

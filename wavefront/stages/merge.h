@@ -18,6 +18,7 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
         SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
         const VcmIteration& it = ctx.iteration_of_camera_path(slot);
+        const MergePoint* points = it.merge_points;
         const MergeVertex* mv = it.merge_vertices;
         const uint32_t length = p.path_length[slot];
         const SubpathMis camera_mis = load_mis(p, slot);
@@ -27,9 +28,10 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
         uint32_t merged = 0;
         it.grid.for_each_bucket(q, [&](uint32_t begin, uint32_t end) {
             for (uint32_t j = begin; j < end; ++j) {
+                const MergePoint point = points[j];
+                if (length_squared(point.position - q) > it.grid.radius_sq) continue;
+                if (point.path_length + length > ctx.max_path_length) continue;
                 const MergeVertex& m = mv[j];
-                if (length_squared(m.position - q) > it.grid.radius_sq) continue;
-                if (m.path_length + length > ctx.max_path_length) continue;
                 BsdfEval ev = v.bsdf.evaluate(m.dir_fix);
                 if (is_black(ev.factor)) continue;
                 ++merged;
