@@ -8,7 +8,8 @@
 //   build_hash_grid over every light vertex (when merging)
 //   camera pass, per wave of pixels:
 //     generate -> per bounce: intersect_closest -> shade_background -> shade_surface ->
-//     connect -> intersect_shadow -> merge -> scatter -> compact;  then accumulate
+//     connect -> connect_vertices -> intersect_shadow -> merge -> scatter -> compact;
+//     then accumulate
 //
 // Everything stays on the device; the host only reads the lagged active-queue
 // sizes (to stop issuing bounces) and, with --stats, the event counters.
@@ -113,6 +114,10 @@ public:
                 q->resize(camera_wave_);
             camera_counters_.allocate(s.max_depth);
             vertex_counts_.resize(s.max_depth);
+            if (techniques_.connect) {
+                connections_.allocate(uint32_t(std::min<uint64_t>(uint64_t(camera_wave_) * stride_, 0xffffffffull)));
+                connection_counts_.resize(s.max_depth);
+            }
         }
         // Shadow rays: light vertices connected to the camera (lt, bpt, vcm), and next-event
         // estimation plus vertex connections from camera vertices (bpt, vcm).
@@ -258,6 +263,7 @@ private:
         BounceCounters<Backend>& c = camera_counters_;
         c.begin_wave();
         vertex_counts_.fill_zero();
+        if (techniques_.connect) connection_counts_.fill_zero();
         GenerateCameraRaysContext gen{ctx.scene.camera, ctx.camera_paths, s.seed, num_pixels_,
                                       uint64_t(ctx.first_iteration) * num_pixels_ + first_path, n,
                                       float(num_light_paths_)};
@@ -277,7 +283,10 @@ private:
             if (techniques_.connect) {
                 WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow),
                                                 uint32_t(std::min<uint64_t>(shadow_capacity_, uint64_t(bound) * (1 + stride_)))};
-                connect(backend_, ctx, vertices, shadow);
+                WorkQueue<ConnectionView> connections{connections_.view(), connection_counts_.data() + bounce,
+                                                      uint32_t(uint64_t(bound) * stride_)};
+                connect(backend_, ctx, vertices, shadow, connections);
+                connect_vertices(backend_, ctx, connections, shadow);
                 intersect_shadow(backend_, "intersect_shadow", ctx.scene.geometry, shadow, ctx.film);
             }
             if (techniques_.merge) merge(backend_, ctx, vertices);
@@ -320,6 +329,8 @@ private:
     Items light_active_, light_surface_;
     Items camera_active_, camera_surface_, camera_escaped_, camera_vertices_;
     Items vertex_counts_;
+    ConnectionStorage<Backend> connections_;  // camera-vertex to light-vertex connections of a bounce
+    Items connection_counts_;
     BounceCounters<Backend> light_counters_, camera_counters_;
     HashGrid<Backend> grids_[kMaxVcmBatch];
     Items counters_;

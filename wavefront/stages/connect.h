@@ -1,6 +1,7 @@
-// Stage `connect` (bpt, vcm): vertex connection from every queued camera vertex:
-// next-event estimation to a picked light (eqs. 44-45), and the connection to every
-// light vertex of the light sub-path with the camera path's index (eqs. 40-41).
+// Stages `connect` and `connect_vertices` (bpt, vcm): vertex connection from every
+// queued camera vertex: next-event estimation to a picked light (eqs. 44-45), and the
+// connection to every light vertex of the light sub-path with the camera path's index
+// (eqs. 40-41), evaluated one thread per connection.
 // Each pushes a shadow ray carrying its MIS-weighted contribution; intersect_shadow
 // adds the unoccluded ones to the film.
 #pragma once
@@ -9,6 +10,7 @@
 #include "wavefront/rng_dims.h"
 #include "wavefront/stages/intersect_shadow.h"
 #include "wavefront/stages/vcm_vertex.h"
+#include "wavefront/state/connection.h"
 #include "wavefront/vcm_context.h"
 
 namespace wf {
@@ -70,22 +72,36 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
 
 template <class Backend>
 void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices,
-             WorkQueue<ShadowRayView> shadow) {
-    // One thread per camera vertex: the vertex and its BSDF are built once, then the
-    // light vertices of its light sub-path are visited by path length, so at every step
-    // the threads of a warp read neighbouring entries (light path = pixel index).
+             WorkQueue<ShadowRayView> shadow, WorkQueue<ConnectionView> connections) {
+    // One thread per camera vertex: next-event estimation, then the light vertices of
+    // its light sub-path (by path length, while k + 1 + length <= max) are queued for
+    // connect_vertices.
     for_all_queued(backend, "connect", vertices, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
         const uint32_t length = p.path_length[slot];
         SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
         if (ctx.scene.num_lights > 0) connect_to_light_source(ctx, slot, v, shadow);
-        // A light vertex of path length k joins a path of k + 1 + length segments.
         const uint32_t light_path = ctx.light_path_of_camera_path(slot);
         for (uint32_t k = 1; k <= ctx.vertex_stride && k + 1 + length <= ctx.max_path_length; ++k) {
             const uint32_t e = ctx.light_vertex_entry(light_path, k);
-            if (ctx.light_vertices.valid[e]) connect_to_light_vertex(ctx, slot, v, e, shadow);
+            if (!ctx.light_vertices.valid[e]) continue;
+            uint32_t at = connections.push();
+            if (at == WorkQueue<ConnectionView>::kQueueFull) continue;
+            connections.items.camera_slot[at] = slot;
+            connections.items.light_entry[at] = e;
         }
+    });
+}
+
+// Stage `connect_vertices` (bpt, vcm): one thread per queued connection.
+template <class Backend>
+void connect_vertices(Backend& backend, const VcmContext& ctx, WorkQueue<ConnectionView> connections,
+                      WorkQueue<ShadowRayView> shadow) {
+    for_all_queued(backend, "connect_vertices", connections, WF_LAMBDA(uint32_t i) {
+        const uint32_t slot = connections.items.camera_slot[i];
+        SubpathVertex v = subpath_vertex(ctx.scene, ctx.camera_paths, slot, true);
+        connect_to_light_vertex(ctx, slot, v, connections.items.light_entry[i], shadow);
     });
 }
 
