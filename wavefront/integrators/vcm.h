@@ -90,15 +90,23 @@ public:
         camera_wave_ = std::max(1u, camera_wave_);
 
         vertex_bytes_ = bytes_per_iteration * batch_;
+        // Shadow rays: light vertices connected to the camera (lt, bpt, vcm), and next-event
+        // estimation plus vertex connections from camera vertices (bpt, vcm).
+        uint64_t light_shadow = techniques_.connects_to_camera() ? light_wave_ : 0;
+        uint64_t camera_shadow = techniques_.connect ? uint64_t(camera_wave_) * (1 + stride_) : 0;
+        shadow_capacity_ = std::max<uint64_t>({1, light_shadow, camera_shadow});
         // A film too large for the device is a clear error here, not a failed allocation later.
+        const uint64_t connection_bytes =
+            techniques_.connect ? uint64_t(camera_wave_) * stride_ * ConnectionStorage<Backend>::kBytesPerElement : 0;
         const uint64_t needed = vertex_bytes_ + uint64_t(light_wave_) * LightPathStorage<Backend>::kBytesPerElement +
-                                uint64_t(camera_wave_) * CameraPathStorage<Backend>::kBytesPerElement;
+                                uint64_t(camera_wave_) * CameraPathStorage<Backend>::kBytesPerElement +
+                                shadow_capacity_ * ShadowRayStorage<Backend>::kBytesPerElement + connection_bytes;
         const uint64_t available = backend_.available_memory();
         if (needed > available) {
             auto gib = [](uint64_t b) { return std::to_string(double(b) / double(1ull << 30)).substr(0, 6) + " GiB"; };
             throw std::runtime_error(s.integrator + " at " + std::to_string(s.width) + "x" + std::to_string(s.height) +
                                      " with max path length " + std::to_string(s.max_depth) + " needs " + gib(needed) +
-                                     " for light vertices and path state (" + std::to_string(num_light_paths_) +
+                                     " for light vertices, path state and queues (" + std::to_string(num_light_paths_) +
                                      " light paths x " + std::to_string(stride_) + " vertices), but " +
                                      backend_.device_name() + " has " + gib(available) +
                                      " available; use fewer --light-paths, a smaller film or a smaller --max-depth");
@@ -119,11 +127,6 @@ public:
                 connection_counts_.resize(s.max_depth);
             }
         }
-        // Shadow rays: light vertices connected to the camera (lt, bpt, vcm), and next-event
-        // estimation plus vertex connections from camera vertices (bpt, vcm).
-        uint64_t light_shadow = techniques_.connects_to_camera() ? light_wave_ : 0;
-        uint64_t camera_shadow = techniques_.connect ? uint64_t(camera_wave_) * (1 + stride_) : 0;
-        shadow_capacity_ = std::max<uint64_t>({1, light_shadow, camera_shadow});
         shadow_rays_.allocate(uint32_t(shadow_capacity_));
         if (techniques_.merge) {
             merge_points_.resize(entries * batch_);
