@@ -61,7 +61,6 @@ struct VcmContext {
     uint32_t max_path_length;
     uint32_t seed;
     uint32_t first_iteration;        // of the batch
-    uint32_t batch;                  // iterations in the batch
     VcmIteration iterations[kMaxVcmBatch];  // [iteration - first_iteration]
     FilmView film;
     uint32_t* counters;              // kNumVcmCounters in backend memory, or null: no statistics

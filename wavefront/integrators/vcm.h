@@ -137,6 +137,7 @@ public:
             for (uint32_t b = 0; b < batch_; ++b) grids_[b].reserve(uint32_t(entries), uint32_t(entries / 4));
         }
         counters_.resize(kNumVcmCounters + 1);
+        cells_used_.resize(kMaxVcmBatch);
         base_radius_ = s.radius_factor * res.scene.scene_sphere.radius;
     }
 
@@ -191,7 +192,6 @@ private:
         ctx.max_path_length = s.max_depth;
         ctx.seed = s.seed;
         ctx.first_iteration = first;
-        ctx.batch = count;
         ctx.film = res_.film->view();
         ctx.counters = res_.count_events ? counters_.data() : nullptr;
         if (ctx.counters) counters_.fill_zero();
@@ -305,14 +305,11 @@ private:
     void read_counters(uint32_t count) {
         std::vector<uint32_t> v = counters_.to_vector();
         for (uint32_t i = 0; i < kNumVcmCounters; ++i) totals_[i] += v[i];
-        if (techniques_.merge) {
-            for (uint32_t b = 0; b < count; ++b) {
-                typename Backend::CounterMirror mirror;
-                mirror.resize(1);
-                backend_.copy_counter_to_host(mirror.data(), grids_[b].cells_used_counter());
-                backend_.synchronize();
-                totals_[kNumVcmCounters] += mirror.data()[0];
-            }
+        if (techniques_.merge) {  // the grids' bucket counts: one copy each, one wait
+            for (uint32_t b = 0; b < count; ++b)
+                backend_.copy_counter_to_host(cells_used_.data() + b, grids_[b].cells_used_counter());
+            backend_.synchronize();
+            for (uint32_t b = 0; b < count; ++b) totals_[kNumVcmCounters] += cells_used_.data()[b];
         }
     }
 
@@ -337,6 +334,7 @@ private:
     BounceCounters<Backend> light_counters_, camera_counters_;
     HashGrid<Backend> grids_[kMaxVcmBatch];
     Items counters_;
+    typename Backend::CounterMirror cells_used_;  // host copies of the grids' bucket counts (--stats)
     uint64_t totals_[kNumVcmCounters + 1] = {};
 };
 

@@ -12,6 +12,7 @@
 #include "wavefront/rng_dims.h"
 #include "wavefront/scene_view.h"
 #include "wavefront/stages/intersect_shadow.h"
+#include "wavefront/stages/path_vertex.h"
 #include "wavefront/state/camera_path.h"
 
 namespace wf {
@@ -51,22 +52,19 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         p.alive[slot] = 0;
 
         const uint32_t path_length = p.path_length[slot];
-        const uint32_t prim = p.hit_prim[slot];
-        const PrimInfo info = ctx.scene.geometry.prims[prim];
-        Ray ray{p.ray_origin[slot], p.ray_dir[slot]};
-        Hit hit{p.hit_t[slot], prim, p.hit_u[slot], p.hit_v[slot]};
-        SurfacePoint sp = surface_point(ctx.scene.geometry, ray, hit);
-
-        Bsdf bsdf = Bsdf::make(ctx.scene.materials[info.material], ray.dir, sp.ng, true);
+        const SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        const SurfacePoint& sp = v.sp;
+        const Bsdf& bsdf = v.bsdf;
         if (!bsdf.is_valid()) return;
 
         Vec3f throughput = p.throughput[slot];
-        if (info.light >= 0) {
-            EmitterHit e = radiance_on_hit(ctx.scene.lights[info.light], ctx.scene.emitters(), prim, sp.p, ray.dir);
+        if (v.info.light >= 0) {
+            EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot], sp.p,
+                                           p.ray_dir[slot]);
             if (!is_black(e.radiance)) {
                 float weight = 1.0f;
                 if (path_length > 1 && !p.last_specular[slot]) {
-                    float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, hit.t, bsdf.cos_theta_fix());
+                    float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, p.hit_t[slot], bsdf.cos_theta_fix());
                     weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.scene.light_pick_prob());
                 }
                 p.radiance[slot] += throughput * e.radiance * weight;
