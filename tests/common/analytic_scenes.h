@@ -10,12 +10,9 @@
 
 namespace wf::test {
 
-// A diffuse sphere of albedo rho (radius 1 at the origin) in a uniform
-// environment of radiance 1, seen from z = 4. Convex, so every pixel on the
-// sphere converges to rho and every other pixel to 1.
-inline HostScene white_furnace_scene(float rho, uint32_t size) {
-    HostScene s;
-    s.source_path = "<white furnace>";
+// Camera on +z at distance 4 looking at the origin, and a grey diffuse material
+// (albedo rho) as material 0: the furnace scenes' setting.
+inline void look_from_z4_at_grey_ball(HostScene& s, float rho, uint32_t size) {
     s.camera.position = {0, 0, 4};
     s.camera.forward = {0, 0, -1};
     s.camera.up = {0, 1, 0};
@@ -25,6 +22,15 @@ inline HostScene white_furnace_scene(float rho, uint32_t size) {
     m.kd = Vec3f(rho);
     s.materials.push_back(m);
     s.material_names.push_back("grey");
+}
+
+// A diffuse sphere of albedo rho (radius 1 at the origin) in a uniform
+// environment of radiance 1, seen from z = 4. Convex, so every pixel on the
+// sphere converges to rho and every other pixel to 1.
+inline HostScene white_furnace_scene(float rho, uint32_t size) {
+    HostScene s;
+    s.source_path = "<white furnace>";
+    look_from_z4_at_grey_ball(s, rho, size);
     s.spheres.push_back({{0, 0, 0}, 1.0f});
     s.prims.push_back({0, -1, 0});
     Light env;
@@ -128,15 +134,7 @@ inline HostScene closed_emissive_mesh_sphere_scene(float le, float rho, uint32_t
 inline HostScene furnace_emissive_mesh_sphere_scene(float le, float rho, float env, uint32_t size) {
     HostScene s;
     s.source_path = "<furnace emissive mesh sphere>";
-    s.camera.position = {0, 0, 4};
-    s.camera.forward = {0, 0, -1};
-    s.camera.up = {0, 1, 0};
-    s.camera.fov_y_degrees = 40.0f;
-    s.settings.width = s.settings.height = size;
-    Material m;
-    m.kd = Vec3f(rho);
-    s.materials.push_back(m);
-    s.material_names.push_back("grey");
+    look_from_z4_at_grey_ball(s, rho, size);
     add_emissive_mesh_sphere(s, Vec3f(0.0f), 1.0f, 6, 8, false, le);
     Light e;
     e.type = LightType::Environment;
