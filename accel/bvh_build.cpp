@@ -15,7 +15,6 @@ namespace {
 
 constexpr int kNumBins = 16;
 constexpr uint32_t kMinLeafSize = 2;    // this few primitives always make a leaf
-constexpr float kTraversalCost = 1.0f;  // cost of a node visit, in primitive tests
 
 // Plain min/max: the builder's inputs are finite, and fminf/fmaxf are library
 // calls on x86 without fast-math.
@@ -201,7 +200,7 @@ Bvh build_bvh_binned_sah(const std::vector<Triangle>& triangles, const std::vect
         if (split.axis >= 0) {
             // SAH: split cost = C_trav * A + sum(N_side * A_side), leaf cost = N * A.
             float area = box.half_area();
-            bool split_pays = kTraversalCost * area + split.cost < float(count) * area;
+            bool split_pays = kBvhTraversalCost * area + split.cost < float(count) * area;
             if (!split_pays && count <= kBvhMaxLeafSize) continue;
             const int axis = split.axis, bin = split.bin;
             PrimRef* middle = std::partition(range, range + count, [&](const PrimRef& r) {

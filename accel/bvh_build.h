@@ -20,6 +20,8 @@ struct Bvh {
 // Limits every tree this builder makes respects.
 inline constexpr uint32_t kBvhMaxLeafSize = 8;  // primitives per leaf, at most
 inline constexpr uint32_t kBvhMaxDepth = 63;    // deepest leaf (root = 0); fits the traversal stack
+// The SAH cost model of every builder: a node visit costs as much as one primitive test.
+inline constexpr float kBvhTraversalCost = 1.0f;
 
 // Builds a BVH over the primitive ids of GeometryView: triangles [0, T),
 // then spheres [T, T + S). An empty scene gives a single root with an empty

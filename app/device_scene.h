@@ -1,35 +1,57 @@
-// Owns the backend buffers of a scene and builds the SceneView kernels read.
+// Owns the backend buffers of a scene, builds its BVH and the SceneView kernels read.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "accel/bvh_build.h"
+#include "accel/bvh_build_gpu.h"
+#include "accel/bvh_quality.h"
 #include "engine/camera.h"
 #include "engine/scene.h"
+#include "wavefront/render_stats.h"
 #include "wavefront/scene_view.h"
 
 namespace wf {
 
+// WF_BVH_BUILDER=cpu makes the CUDA backend use the CPU builder too (a
+// comparison knob); unset or "gpu": each backend's default.
+inline bool bvh_builder_forced_to_cpu() {
+    const char* v = std::getenv("WF_BVH_BUILDER");
+    if (!v || !*v || std::string_view(v) == "gpu") return false;
+    if (std::string_view(v) == "cpu") return true;
+    throw std::invalid_argument(std::string("WF_BVH_BUILDER must be 'cpu' or 'gpu', got '") + v + "'");
+}
+
 template <class Backend>
 class DeviceScene {
 public:
-    // Uploads geometry, materials, lights and a BVH built on the host.
-    void upload(const HostScene& scene, const Bvh& bvh, const Camera& camera) {
+    // Uploads geometry, materials and lights, and builds the BVH: on the device
+    // for CUDA (H-PLOC), on the host otherwise (binned SAH). A GPU tree deeper
+    // than the traversal stack holds is replaced by the CPU builder's, which
+    // bounds its depth; `report` says which builder made the tree and why.
+    void upload(Backend& backend, const HostScene& scene, const Camera& camera, BvhBuildStats* report,
+                double* build_ms) {
         triangles_.upload(scene.triangles);
         spheres_.upload(scene.spheres);
         prims_.upload(scene.prims);
         materials_.upload(scene.materials);
         lights_.upload(scene.lights);
-        nodes_.upload(bvh.nodes);
-        prim_index_.upload(bvh.prim_index);
+
+        auto t0 = std::chrono::steady_clock::now();
+        build_bvh(backend, scene, report);
+        *build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
         view_.geometry.triangles = triangles_.data();
         view_.geometry.num_triangles = uint32_t(scene.triangles.size());
         view_.geometry.spheres = spheres_.data();
         view_.geometry.num_spheres = uint32_t(scene.spheres.size());
         view_.geometry.prims = prims_.data();
-        view_.geometry.nodes = nodes_.data();
-        view_.geometry.prim_index = prim_index_.data();
         view_.materials = materials_.data();
         view_.lights = lights_.data();
         view_.num_lights = uint32_t(scene.lights.size());
@@ -44,6 +66,49 @@ public:
     const SceneView& view() const { return view_; }
 
 private:
+    void build_bvh(Backend& backend, const HostScene& scene, BvhBuildStats* report) {
+        *report = BvhBuildStats{};
+#if defined(WF_HAVE_CUDA)
+        if constexpr (std::string_view(Backend::kName) == "cuda") {
+            if (bvh_builder_forced_to_cpu()) {
+                report->note = "WF_BVH_BUILDER=cpu";
+            } else if (uint64_t(scene.triangles.size()) + scene.spheres.size() > kMaxGpuBvhPrimitives) {
+                report->fell_back = true;
+                report->note = "more primitives than the GPU builder takes (" +
+                               std::to_string(kMaxGpuBvhPrimitives) + "): built on the CPU instead";
+            } else {
+                gpu_bvh_ = std::make_unique<GpuBvhBuilder>();
+                gpu_bvh_->build(backend, triangles_.data(), uint32_t(scene.triangles.size()), spheres_.data(),
+                                uint32_t(scene.spheres.size()));
+                GpuBvhInfo info = gpu_bvh_->info(backend);
+                gpu_bvh_->release_scratch();
+                if (info.depth <= kBvhMaxDepth) {
+                    view_.geometry.nodes = gpu_bvh_->nodes();
+                    view_.geometry.prim_index = gpu_bvh_->prim_index();
+                    *report = BvhBuildStats{"gpu", info.sah, info.depth, info.num_nodes, "", false};
+                    return;
+                }
+                gpu_bvh_.reset();
+                report->fell_back = true;
+                report->note = "the GPU-built tree is " + std::to_string(info.depth) +
+                               " levels deep, more than the traversal stack holds (" + std::to_string(kBvhMaxDepth) +
+                               "): built on the CPU instead";
+            }
+        }
+#endif
+        (void)backend;
+        Bvh bvh = build_bvh_binned_sah(scene.triangles, scene.spheres);
+        nodes_.upload(bvh.nodes);
+        prim_index_.upload(bvh.prim_index);
+        view_.geometry.nodes = nodes_.data();
+        view_.geometry.prim_index = prim_index_.data();
+        BvhQuality q = measure_bvh(bvh);
+        report->builder = "cpu";
+        report->sah = q.sah;
+        report->depth = q.depth;
+        report->nodes = uint32_t(bvh.nodes.size());
+    }
+
     typename Backend::template Buffer<Triangle> triangles_;
     typename Backend::template Buffer<Sphere> spheres_;
     typename Backend::template Buffer<PrimInfo> prims_;
@@ -51,6 +116,9 @@ private:
     typename Backend::template Buffer<Light> lights_;
     typename Backend::template Buffer<BvhNode> nodes_;
     typename Backend::template Buffer<uint32_t> prim_index_;
+#if defined(WF_HAVE_CUDA)
+    std::unique_ptr<GpuBvhBuilder> gpu_bvh_;
+#endif
     SceneView view_{};
 };
 

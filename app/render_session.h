@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "accel/bvh_build.h"
 #include "app/device_scene.h"
 #include "app/render.h"
 #include "engine/film.h"
@@ -21,11 +20,11 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     backend.memory().reset_peak();
 
     using Clock = std::chrono::steady_clock;
-    auto t0 = Clock::now();
-    Bvh bvh = build_bvh_binned_sah(scene.triangles, scene.spheres);
     auto t1 = Clock::now();
     DeviceScene<Backend> device_scene;
-    device_scene.upload(scene, bvh, scene.camera.build(settings.width, settings.height));
+    BvhBuildStats bvh_stats;
+    double bvh_ms = 0.0;
+    device_scene.upload(backend, scene, scene.camera.build(settings.width, settings.height), &bvh_stats, &bvh_ms);
     Film<Backend> film;
     film.allocate(settings.width, settings.height);
     backend.synchronize();
@@ -73,8 +72,9 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     result.stats.stages = backend.stages().rows();
     integrator->report(result.stats);
     result.stats.nonfinite_samples = film.nonfinite_count();
-    result.stats.bvh_build_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    result.stats.upload_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    result.stats.bvh_build_ms = bvh_ms;
+    result.stats.bvh = bvh_stats;
+    result.stats.upload_ms = std::chrono::duration<double, std::milli>(t2 - t1).count() - bvh_ms;
     result.peak_memory_bytes = backend.memory().peak.load();
     return result;
 }

@@ -23,6 +23,8 @@ std::string render_stats_json(const RenderResult& r, const RenderSettings& s, co
     j["msamples_per_second"] = r.render_seconds > 0 ? double(r.samples) / r.render_seconds * 1e-6 : 0.0;
     j["peak_memory_bytes"] = r.peak_memory_bytes;
     j["bvh_build_ms"] = r.stats.bvh_build_ms;
+    j["bvh"] = {{"builder", r.stats.bvh.builder}, {"sah", r.stats.bvh.sah}, {"depth", r.stats.bvh.depth},
+                {"nodes", r.stats.bvh.nodes}, {"note", r.stats.bvh.note}};
     j["upload_ms"] = r.stats.upload_ms;
     j["nonfinite_samples"] = r.stats.nonfinite_samples;
     nlohmann::json stages = nlohmann::json::array();

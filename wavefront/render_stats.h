@@ -21,13 +21,23 @@ struct RenderCounter {
     bool per_iteration = true;  // printed divided by the iteration count
 };
 
+// How the scene's BVH was built (--stats; the summary on a fallback).
+struct BvhBuildStats {
+    std::string builder;  // "gpu" (H-PLOC on the device) or "cpu" (binned SAH on the host)
+    double sah = 0.0;     // SAH cost of the tree (accel/bvh_quality.h)
+    uint32_t depth = 0, nodes = 0;
+    std::string note;     // why the builder differs from the backend's default, if it does
+    bool fell_back = false;  // the default builder's tree was unusable (a warning)
+};
+
 struct RenderStats {
     std::vector<StageStat> stages;                // per stage: launches, total ms
     std::vector<BounceQueueSizes> bounces;        // camera paths, per bounce (index 0 = camera rays)
     std::vector<BounceQueueSizes> light_bounces;  // light paths, per bounce (index 0 = emitted rays)
     std::vector<RenderCounter> counters;
     uint64_t nonfinite_samples = 0;  // NaN/Inf contributions dropped from the film
-    double bvh_build_ms = 0.0;
+    double bvh_build_ms = 0.0;  // building the tree and reading its figures back
+    BvhBuildStats bvh;
     double upload_ms = 0.0;
 };
 

@@ -1,0 +1,79 @@
+// GPU BVH builder (CUDA backend): H-PLOC (Benthin et al. 2024, "H-PLOC:
+// Hierarchical Parallel Locally-Ordered Clustering for Bounding Volume Hierarchy
+// Construction"). Primitive bounds -> 30-bit Morton codes -> CUB radix sort ->
+// one bottom-up kernel that walks the implicit LBVH of the sorted codes and, in
+// every subtree holding more than 16 clusters, merges them with PLOC inside one
+// warp -> leaf collapsing by SAH and the flat layout of bvh_node.h. Nothing goes
+// back to the host during a build. Triangles and spheres share one tree.
+//
+// The tree has the layout and leaf-size limit of the CPU builder (bvh_build.h),
+// so the same traversal runs on both; its depth is not bounded by construction,
+// and callers check it (GpuBvhInfo::depth) against kBvhMaxDepth.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/bvh_build.h"
+#include "engine/backend/profiler.h"
+#include "engine/scene_types.h"
+
+namespace wf {
+
+class CudaBackend;
+
+// The most primitives one GPU build takes (its sort keys pack the index in 29 bits).
+inline constexpr uint32_t kMaxGpuBvhPrimitives = 1u << 29;
+
+// Figures of one build, read back after it (one synchronisation).
+struct GpuBvhInfo {
+    uint32_t num_prims = 0;
+    uint32_t num_nodes = 0;
+    uint32_t depth = 0;   // deepest leaf, root = 0
+    double sah = 0.0;     // SAH cost of the tree, as measure_bvh computes it (bvh_quality.h)
+};
+
+// Owns the tree and the builder's scratch memory on the device. Rebuilding with
+// the same primitive count reuses every allocation.
+class GpuBvhBuilder {
+public:
+    GpuBvhBuilder();
+    ~GpuBvhBuilder();
+    GpuBvhBuilder(const GpuBvhBuilder&) = delete;
+    GpuBvhBuilder& operator=(const GpuBvhBuilder&) = delete;
+
+    // Enqueues a build over device arrays on the backend's stream (every stage is
+    // a named launch, so --stats times them); nothing is read back.
+    void build(CudaBackend& backend, const Triangle* triangles, uint32_t num_triangles, const Sphere* spheres,
+               uint32_t num_spheres);
+    // Waits for the build and reads its figures back.
+    GpuBvhInfo info(CudaBackend& backend) const;
+    // Frees the scratch memory; the tree stays.
+    void release_scratch();
+
+    const BvhNode* nodes() const;
+    const uint32_t* prim_index() const;
+    Bvh download() const;  // the tree, copied to the host (tests, benchmarks)
+
+private:
+    struct Buffers;
+    std::unique_ptr<Buffers> buf_;
+};
+
+// Host-callable wrappers for tests and bench_bvh: upload, build on the device,
+// copy back.
+Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                     GpuBvhInfo* info = nullptr);
+
+struct GpuBvhTiming {
+    std::string device;
+    GpuBvhInfo info;
+    double median_ms = 0.0, min_ms = 0.0;  // whole build, device time (CUDA events)
+    std::vector<StageStat> stages;         // per stage, summed over `reps` profiled builds
+};
+GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                             uint32_t warmup, uint32_t reps);
+
+}  // namespace wf

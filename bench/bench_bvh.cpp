@@ -1,0 +1,184 @@
+// BVH build benchmark: the GPU builder (H-PLOC, accel/bvh_build_gpu.h) on
+// procedural meshes of about 1M and 10M triangles and a field of spheres, from
+// primitives on the device to a traversable tree. Per mesh: the median and the
+// minimum of --reps builds (CUDA events), the per-stage breakdown, the depth, and
+// the SAH cost against the CPU binned-SAH builder's (the reference; skipped above
+// --cpu-limit primitives, as one CPU build of 10M takes a minute).
+//
+//   build/bin/bench_bvh [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "accel/bvh_build.h"
+#include "accel/bvh_build_gpu.h"
+#include "accel/bvh_quality.h"
+#include "app/render.h"
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string& message) {
+    std::fprintf(stderr, "bench_bvh: %s\nusage: bench_bvh [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]\n",
+                 message.c_str());
+    std::exit(2);
+}
+
+uint32_t parse_count(const std::string& flag, const std::string& value, unsigned long max) {
+    try {
+        size_t used = 0;
+        unsigned long v = std::stoul(value, &used);
+        if (used == value.size() && v <= max) return uint32_t(v);
+    } catch (const std::exception&) {
+    }
+    usage_error(flag + " needs a whole number from 0 to " + std::to_string(max) + ", got '" + value + "'");
+}
+
+struct Mesh {
+    std::string name;
+    std::vector<wf::Triangle> triangles;
+    std::vector<wf::Sphere> spheres;
+};
+
+// A displaced sphere tessellated into `side` x `side` quads: a closed surface
+// with triangles of varying size, like a scanned model.
+Mesh bumpy_sphere(const std::string& name, uint32_t side) {
+    Mesh m;
+    m.name = name;
+    auto vertex = [&](uint32_t i, uint32_t j) {
+        const float pi = 3.14159265f;
+        float u = float(i) / float(side) * pi, v = float(j) / float(side) * 2.0f * pi;
+        float r = 10.0f * (1.0f + 0.1f * std::sin(7.0f * u) * std::sin(5.0f * v) + 0.03f * std::sin(41.0f * v));
+        return wf::Vec3f(std::sin(u) * std::cos(v), std::cos(u), std::sin(u) * std::sin(v)) * r;
+    };
+    m.triangles.reserve(2 * size_t(side) * side);
+    for (uint32_t i = 0; i < side; ++i)
+        for (uint32_t j = 0; j < side; ++j) {
+            m.triangles.push_back({vertex(i, j), vertex(i + 1, j), vertex(i + 1, j + 1)});
+            m.triangles.push_back({vertex(i, j), vertex(i + 1, j + 1), vertex(i, j + 1)});
+        }
+    return m;
+}
+
+// Random spheres of varied size on a ground quad, as in the sphere-field scenes.
+Mesh sphere_field(const std::string& name, uint32_t count) {
+    Mesh m;
+    m.name = name;
+    std::mt19937 rng(count);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    const float half = std::sqrt(float(count));
+    for (uint32_t i = 0; i < count; ++i) {
+        float r = 0.1f + 0.3f * u(rng);
+        m.spheres.push_back({wf::Vec3f((u(rng) * 2 - 1) * half, r, (u(rng) * 2 - 1) * half), r});
+    }
+    const float g = 2.0f * half;
+    m.triangles.push_back({{-g, 0, -g}, {g, 0, -g}, {g, 0, g}});
+    m.triangles.push_back({{-g, 0, -g}, {g, 0, g}, {-g, 0, g}});
+    return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string json_path;
+    uint32_t reps = 20, warmup = 3, cpu_limit = 2000000;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) usage_error(a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--reps") reps = std::max(1u, parse_count(a, next(), 10000));
+        else if (a == "--warmup") warmup = parse_count(a, next(), 10000);
+        else if (a == "--cpu-limit") cpu_limit = parse_count(a, next(), 4000000000ul);
+        else if (a == "--json") json_path = next();
+        else usage_error("unknown argument " + a);
+    }
+#if !defined(WF_HAVE_CUDA)
+    std::fprintf(stderr, "bench_bvh: this build has no CUDA backend\n");
+    return 1;
+#else
+    std::string why_not;
+    if (!wf::cuda_backend_available(&why_not)) {
+        std::fprintf(stderr, "bench_bvh: %s\n", why_not.c_str());
+        return 1;
+    }
+    std::vector<Mesh> meshes;
+    meshes.push_back(bumpy_sphere("sphere-1M", 708));     // 1,002,528 triangles
+    meshes.push_back(bumpy_sphere("sphere-10M", 2237));   // 10,008,338 triangles
+    meshes.push_back(sphere_field("spheres-1M", 1000000));
+
+    nlohmann::json report = nlohmann::json::array();
+    std::printf("%-12s %10s %10s %9s %9s %7s %9s %9s %7s %10s\n", "mesh", "prims", "nodes", "median ms", "min ms",
+                "depth", "SAH gpu", "SAH cpu", "ratio", "cpu ms");
+    std::vector<wf::GpuBvhTiming> timings;
+    try {
+        for (const Mesh& m : meshes) {
+            wf::GpuBvhTiming t = wf::time_bvh_on_gpu(m.triangles, m.spheres, warmup, reps);
+            const size_t prims = m.triangles.size() + m.spheres.size();
+            double cpu_sah = 0.0, cpu_ms = 0.0;
+            if (prims <= cpu_limit) {
+                auto t0 = std::chrono::steady_clock::now();
+                wf::Bvh cpu = wf::build_bvh_binned_sah(m.triangles, m.spheres);
+                cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                cpu_sah = wf::measure_bvh(cpu).sah;
+            }
+            std::printf("%-12s %10zu %10u %9.3f %9.3f %7u %9.2f ", m.name.c_str(), prims, t.info.num_nodes,
+                        t.median_ms, t.min_ms, t.info.depth, t.info.sah);
+            if (cpu_sah > 0) std::printf("%9.2f %7.3f %10.0f\n", cpu_sah, t.info.sah / cpu_sah, cpu_ms);
+            else std::printf("%9s %7s %10s\n", "-", "-", "-");
+            std::fflush(stdout);
+
+            nlohmann::json j;
+            j["mesh"] = m.name;
+            j["device"] = t.device;
+            j["prims"] = prims;
+            j["nodes"] = t.info.num_nodes;
+            j["depth"] = t.info.depth;
+            j["build_ms_median"] = t.median_ms;
+            j["build_ms_min"] = t.min_ms;
+            j["sah_gpu"] = t.info.sah;
+            if (cpu_sah > 0) {
+                j["sah_cpu"] = cpu_sah;
+                j["sah_ratio"] = t.info.sah / cpu_sah;
+                j["cpu_build_ms"] = cpu_ms;
+            }
+            nlohmann::json stages = nlohmann::json::object();
+            for (const wf::StageStat& s : t.stages)
+                stages[s.name] = {{"launches", s.launches}, {"ms_per_build", s.milliseconds / double(reps)}};
+            j["stages"] = stages;
+            report.push_back(j);
+            timings.push_back(std::move(t));
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_bvh: %s\n", e.what());
+        return 1;
+    }
+    std::printf("\ndevice: %s; %u warmup + %u timed builds each\nper stage, mean ms per build (each launch timed "
+                "on its own):\n%-22s", timings.front().device.c_str(), warmup, reps, "stage");
+    for (const Mesh& m : meshes) std::printf(" %12s", m.name.c_str());
+    std::printf("\n");
+    for (size_t s = 0; s < timings.front().stages.size(); ++s) {
+        std::printf("%-22s", timings.front().stages[s].name.c_str());
+        for (const wf::GpuBvhTiming& t : timings)
+            std::printf(" %12.4f", s < t.stages.size() ? t.stages[s].milliseconds / double(reps) : 0.0);
+        std::printf("\n");
+    }
+    if (!json_path.empty()) {
+        std::ofstream out(json_path);
+        out << report.dump(2) << "\n";
+        if (!out) {
+            std::fprintf(stderr, "bench_bvh: cannot write %s\n", json_path.c_str());
+            return 1;
+        }
+    }
+    return 0;
+#endif
+}

@@ -1,0 +1,221 @@
+// The GPU builder (H-PLOC) against the CPU builder and brute force: the same
+// structural invariants, the same hits from the same traversal code (run here
+// on the host over the downloaded tree), degenerate inputs, SAH quality.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "accel/bvh_build_gpu.h"
+#include "accel/bvh_quality.h"
+#include "tests/accel/accel_test_scene.h"
+#include "tests/common/bvh_checks.h"
+#include "tests/gpu/gpu_test_support.h"
+
+namespace wf {
+namespace {
+
+using test::TestScene;
+
+// The scene's CPU tree replaced by the GPU builder's, with its figures.
+struct GpuTree {
+    TestScene scene;
+    GpuBvhInfo info;
+};
+
+GpuTree gpu_tree(TestScene s) {
+    GpuTree t;
+    t.scene = std::move(s);
+    t.scene.prims.resize(t.scene.triangles.size() + t.scene.spheres.size());
+    t.scene.bvh = build_bvh_on_gpu(t.scene.triangles, t.scene.spheres, &t.info);
+    return t;
+}
+
+void expect_consistent_info(const GpuTree& t) {
+    BvhQuality q = measure_bvh(t.scene.bvh);
+    EXPECT_EQ(t.info.num_nodes, t.scene.bvh.nodes.size());
+    EXPECT_EQ(t.info.depth, q.depth);
+    EXPECT_NEAR(t.info.sah, q.sah, 1e-3 * q.sah) << "the builder's own SAH bookkeeping";
+}
+
+TEST(GpuBvh, InvariantsHoldOnRandomSoup) {
+    WF_REQUIRE_CUDA_DEVICE();
+    GpuTree t = gpu_tree(test::random_soup(21, 5000, 500));
+    test::TreeFacts f = test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
+    EXPECT_LE(f.max_leaf_size, kBvhMaxLeafSize);
+    EXPECT_EQ(t.scene.bvh.prim_index.size(), 5500u);
+    expect_consistent_info(t);
+}
+
+TEST(GpuBvh, HitsEqualTheCpuTreesOnRandomRays) {
+    // 100k random rays through a soup of triangles and spheres: the GPU tree and
+    // the CPU tree give the same closest hit and the same any-hit answer.
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene cpu = test::random_soup(5, 20000, 2000, {}, 30.0f);
+    GpuTree gpu = gpu_tree(cpu);
+    const GeometryView a = cpu.view(), b = gpu.scene.view();
+    test::Random rng(77);
+    int hits = 0;
+    for (int i = 0; i < 100000; ++i) {
+        Ray ray{rng.point_in_box(-40.0f, 40.0f), rng.unit_vector()};
+        Hit ha = intersect_closest(a, ray, kInfinity), hb = intersect_closest(b, ray, kInfinity);
+        ASSERT_EQ(ha.t, hb.t) << "ray " << i;
+        ASSERT_EQ(ha.prim, hb.prim) << "ray " << i;
+        float t_max = rng.uniform(0.0f, 30.0f);
+        ASSERT_EQ(intersect_any(a, ray, t_max), intersect_any(b, ray, t_max)) << "ray " << i;
+        hits += ha.found();
+    }
+    EXPECT_GT(hits, 20000);  // the rays do hit things
+}
+
+TEST(GpuBvh, HitsEqualBruteForce) {
+    WF_REQUIRE_CUDA_DEVICE();
+    GpuTree t = gpu_tree(test::random_soup(9, 3000, 300));
+    const GeometryView g = t.scene.view();
+    test::Random rng(8);
+    for (int i = 0; i < 10000; ++i) {
+        Ray ray{rng.point_in_box(-12.0f, 12.0f), rng.unit_vector()};
+        Hit h = intersect_closest(g, ray, kInfinity), ref = test::brute_force_closest(g, ray, kInfinity);
+        ASSERT_EQ(h.t, ref.t) << "ray " << i;
+        ASSERT_EQ(intersect_any(g, ray, 5.0f), test::brute_force_any(g, ray, 5.0f)) << "ray " << i;
+    }
+}
+
+TEST(GpuBvh, EmptyAndSinglePrimitive) {
+    WF_REQUIRE_CUDA_DEVICE();
+    GpuTree empty = gpu_tree(TestScene{});
+    ASSERT_EQ(empty.scene.bvh.nodes.size(), 1u);
+    EXPECT_FALSE(intersect_closest(empty.scene.view(), Ray{{0, 0, 5}, {0, 0, -1}}, kInfinity).found());
+
+    TestScene one;
+    one.spheres.push_back({{1.0f, 2.0f, 3.0f}, 0.5f});
+    GpuTree single = gpu_tree(one);
+    ASSERT_EQ(single.scene.bvh.nodes.size(), 1u);
+    EXPECT_EQ(single.scene.bvh.nodes[0].count, 1u);
+    EXPECT_EQ(intersect_closest(single.scene.view(), Ray{{1, 2, 10}, {0, 0, -1}}, kInfinity).prim, 0u);
+
+    TestScene two;
+    two.triangles.push_back({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    two.spheres.push_back({{5, 5, 5}, 1.0f});
+    GpuTree pair = gpu_tree(two);
+    test::check_bvh_invariants(pair.scene.triangles, pair.scene.spheres, pair.scene.bvh);
+    EXPECT_EQ(intersect_closest(pair.scene.view(), Ray{{5, 5, 10}, {0, 0, -1}}, kInfinity).prim, 1u);
+}
+
+TEST(GpuBvh, DuplicatesAndCoincidentSpheres) {
+    // Equal Morton codes everywhere: the index breaks ties, and PLOC's merges of
+    // equal boxes still make leaves of at most kBvhMaxLeafSize.
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene dup;
+    for (int i = 0; i < 1000; ++i) dup.triangles.push_back({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    GpuTree d = gpu_tree(dup);
+    test::TreeFacts f = test::check_bvh_invariants(d.scene.triangles, d.scene.spheres, d.scene.bvh);
+    EXPECT_LE(f.max_leaf_size, kBvhMaxLeafSize);
+    Hit h = intersect_closest(d.scene.view(), Ray{{0.2f, 0.2f, 1.0f}, {0, 0, -1}}, kInfinity);
+    ASSERT_TRUE(h.found());
+    EXPECT_EQ(h.t, 1.0f);
+
+    TestScene coincident;
+    coincident.spheres.assign(300000, Sphere{{1.0f, -2.0f, 3.0f}, 0.25f});
+    GpuTree c = gpu_tree(coincident);
+    f = test::check_bvh_invariants(c.scene.triangles, c.scene.spheres, c.scene.bvh);
+    EXPECT_LE(f.max_leaf_size, kBvhMaxLeafSize);
+    expect_consistent_info(c);
+    EXPECT_TRUE(intersect_any(c.scene.view(), Ray{{1, -2, 10}, {0, 0, -1}}, kInfinity));
+}
+
+TEST(GpuBvh, DegenerateTrianglesAreBuiltAndTraversed) {
+    // Points and segments among ordinary triangles: zero-area boxes and equal keys.
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene s = test::random_soup(12, 2000, 0);
+    for (int i = 0; i < 500; ++i) {
+        Vec3f p(float(i % 7), float(i % 5), float(i % 3));
+        s.triangles.push_back({p, p, p});
+        s.triangles.push_back({p, p + Vec3f(1, 0, 0), p + Vec3f(2, 0, 0)});
+    }
+    GpuTree t = gpu_tree(s);
+    test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
+    const GeometryView g = t.scene.view();
+    test::Random rng(4);
+    for (int i = 0; i < 5000; ++i) {
+        Ray ray{rng.point_in_box(-12.0f, 12.0f), rng.unit_vector()};
+        ASSERT_EQ(intersect_closest(g, ray, kInfinity).t, test::brute_force_closest(g, ray, kInfinity).t);
+    }
+}
+
+TEST(GpuBvh, NanVerticesDoNotBreakTheOthers) {
+    // A primitive with NaN vertices is never hit; every other one still is.
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene s = test::random_soup(14, 3000, 100);
+    const float nan = std::nanf("");
+    s.triangles[17] = {{nan, nan, nan}, {nan, 0, 0}, {0, nan, 0}};
+    s.triangles[1000].p1.y = nan;
+    GpuTree t = gpu_tree(s);
+    std::vector<int> seen(t.scene.triangles.size() + t.scene.spheres.size(), 0);
+    for (uint32_t p : t.scene.bvh.prim_index) ++seen.at(p);
+    for (size_t p = 0; p < seen.size(); ++p) EXPECT_EQ(seen[p], 1) << "prim " << p;
+    const GeometryView g = t.scene.view();
+    test::Random rng(15);
+    for (int i = 0; i < 5000; ++i) {
+        Ray ray{rng.point_in_box(-12.0f, 12.0f), rng.unit_vector()};
+        ASSERT_EQ(intersect_closest(g, ray, kInfinity).t, test::brute_force_closest(g, ray, kInfinity).t);
+    }
+}
+
+// A 2D grid of triangles bent into a hemisphere-like cap, with some clutter:
+// the kind of surface mesh the SAH target is about.
+TestScene mesh_like(uint32_t side) {
+    TestScene s;
+    auto vertex = [&](uint32_t i, uint32_t j) {
+        float u = float(i) / side * 3.0f, v = float(j) / side * 6.28318f;
+        return Vec3f(std::sin(u) * std::cos(v), std::cos(u), std::sin(u) * std::sin(v)) * 10.0f;
+    };
+    for (uint32_t i = 0; i < side; ++i)
+        for (uint32_t j = 0; j < side; ++j) {
+            s.triangles.push_back({vertex(i, j), vertex(i + 1, j), vertex(i + 1, j + 1)});
+            s.triangles.push_back({vertex(i, j), vertex(i + 1, j + 1), vertex(i, j + 1)});
+        }
+    test::TestScene clutter = test::random_soup(3, 20000, 2000, {}, 8.0f);
+    s.triangles.insert(s.triangles.end(), clutter.triangles.begin(), clutter.triangles.end());
+    s.spheres = clutter.spheres;
+    s.build();
+    return s;
+}
+
+TEST(GpuBvh, SahWithinTenPercentOfTheCpuBuilder) {
+    WF_REQUIRE_CUDA_DEVICE();
+    for (TestScene s : {mesh_like(300), test::random_soup(2, 100000, 10000, {}, 100.0f)}) {
+        const double cpu = measure_bvh(s.bvh).sah;
+        GpuTree t = gpu_tree(s);
+        std::printf("SAH: CPU binned %.3f, GPU H-PLOC %.3f (ratio %.3f), %zu primitives\n", cpu, t.info.sah,
+                    t.info.sah / cpu, s.triangles.size() + s.spheres.size());
+        EXPECT_LE(t.info.sah, 1.10 * cpu);
+        expect_consistent_info(t);
+    }
+}
+
+TEST(GpuBvh, DepthIsReportedForDeepTrees) {
+    // Concentric spheres nest every box in the next: PLOC can only merge the two
+    // innermost at a time, so the tree is a chain far deeper than the traversal
+    // stack. The builder must report that depth (callers fall back on it).
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene s;
+    float r = 1.0f;
+    for (int i = 0; i < 2000; ++i, r *= 1.01f) s.spheres.push_back({{0, 0, 0}, r});
+    GpuTree t = gpu_tree(s);
+    expect_consistent_info(t);
+    test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
+    std::printf("concentric spheres: depth %u\n", t.info.depth);
+    EXPECT_GT(t.info.depth, kBvhMaxDepth);
+}
+
+TEST(GpuBvh, RebuildReusesTheBuilderAndGivesTheSameTree) {
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene s = test::random_soup(31, 4000, 100);
+    Bvh a = build_bvh_on_gpu(s.triangles, s.spheres), b = build_bvh_on_gpu(s.triangles, s.spheres);
+    EXPECT_EQ(measure_bvh(a).sah, measure_bvh(b).sah);
+    EXPECT_EQ(a.nodes.size(), b.nodes.size());
+}
+
+}  // namespace
+}  // namespace wf
