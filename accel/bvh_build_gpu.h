@@ -24,8 +24,8 @@ namespace wf {
 
 class CudaBackend;
 
-// The most primitives one GPU build takes (its sort keys pack the index in 29 bits).
-inline constexpr uint32_t kMaxGpuBvhPrimitives = 1u << 29;
+// The most primitives one GPU build takes (its LBVH keys pack the index in 28 bits).
+inline constexpr uint32_t kMaxGpuBvhPrimitives = 1u << 28;
 
 // Figures of one build, read back after it (one synchronisation).
 struct GpuBvhInfo {

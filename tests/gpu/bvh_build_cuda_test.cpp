@@ -182,9 +182,24 @@ TestScene mesh_like(uint32_t side) {
     return s;
 }
 
+// Small spheres on a ground quad as large as the field: two primitives whose
+// boxes span the scene, which an LBVH would bury deep in the tree.
+TestScene sphere_field(uint32_t count) {
+    TestScene s;
+    test::Random rng(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        float r = rng.uniform(0.1f, 0.4f);
+        s.spheres.push_back({{rng.uniform(-100.0f, 100.0f), r, rng.uniform(-100.0f, 100.0f)}, r});
+    }
+    s.triangles.push_back({{-200, 0, -200}, {200, 0, -200}, {200, 0, 200}});
+    s.triangles.push_back({{-200, 0, -200}, {200, 0, 200}, {-200, 0, 200}});
+    s.build();
+    return s;
+}
+
 TEST(GpuBvh, SahWithinTenPercentOfTheCpuBuilder) {
     WF_REQUIRE_CUDA_DEVICE();
-    for (TestScene s : {mesh_like(300), test::random_soup(2, 100000, 10000, {}, 100.0f)}) {
+    for (TestScene s : {mesh_like(300), test::random_soup(2, 100000, 10000, {}, 100.0f), sphere_field(50000)}) {
         const double cpu = measure_bvh(s.bvh).sah;
         GpuTree t = gpu_tree(s);
         std::printf("SAH: CPU binned %.3f, GPU H-PLOC %.3f (ratio %.3f), %zu primitives\n", cpu, t.info.sah,
