@@ -29,6 +29,7 @@ if [ -x "$build/bin/bench_pt_old" ]; then
     "$build/bin/bench_pt" --backend cuda --passes 200 --warmup 10 --json "$res/bench_pt.json" 2>&1 | grep -E "^==|^ms/pass" | sed 's/^/new: /'
   done
 fi
+"$build/bin/bench_bvh" --json "$res/bench_bvh.json" 2>&1 | tee "$res/bench_bvh.log" | head -5
 "$build/bin/bench_hash_grid" --backend cuda --json "$res/bench_hash_grid.json" 2>&1 | tee "$res/bench_hash_grid.log" | tail -8
 "$build/bin/bench_bidirectional" --backend cuda --iterations 64 --json "$res/bench_bidirectional.json" > "$res/bench_bidirectional.log" 2>&1
 sed -n '/== summary/,$p' "$res/bench_bidirectional.log"
