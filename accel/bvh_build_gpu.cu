@@ -534,27 +534,38 @@ Bvh GpuBvhBuilder::download() const {
     return bvh;
 }
 
+namespace {
+
+// Host primitives copied to the device, and a builder over them.
+struct UploadedBuild {
+    CudaBuffer<Triangle> triangles;
+    CudaBuffer<Sphere> spheres;
+    GpuBvhBuilder builder;
+    UploadedBuild(const std::vector<Triangle>& t, const std::vector<Sphere>& s) {
+        triangles.upload(t);
+        spheres.upload(s);
+    }
+    void build(CudaBackend& be) {
+        builder.build(be, triangles.data(), uint32_t(triangles.size()), spheres.data(), uint32_t(spheres.size()));
+    }
+};
+
+}  // namespace
+
 Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres, GpuBvhInfo* info) {
     CudaBackend be;
-    CudaBuffer<Triangle> t;
-    CudaBuffer<Sphere> s;
-    t.upload(triangles);
-    s.upload(spheres);
-    GpuBvhBuilder builder;
-    builder.build(be, t.data(), uint32_t(triangles.size()), s.data(), uint32_t(spheres.size()));
-    if (info) *info = builder.info(be);
-    return builder.download();
+    UploadedBuild up(triangles, spheres);
+    up.build(be);
+    if (info) *info = up.builder.info(be);
+    return up.builder.download();
 }
 
 GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                              uint32_t warmup, uint32_t reps) {
     CudaBackend be;
-    CudaBuffer<Triangle> t;
-    CudaBuffer<Sphere> s;
-    t.upload(triangles);
-    s.upload(spheres);
-    GpuBvhBuilder builder;
-    auto build = [&] { builder.build(be, t.data(), uint32_t(triangles.size()), s.data(), uint32_t(spheres.size())); };
+    UploadedBuild up(triangles, spheres);
+    GpuBvhBuilder& builder = up.builder;
+    auto build = [&] { up.build(be); };
     for (uint32_t i = 0; i < warmup; ++i) build();
     GpuBvhTiming out;
     out.device = be.device_name();

@@ -12,6 +12,7 @@
 #include "accel/float_error.h"
 #include "accel/geometry_view.h"
 #include "accel/interval.h"
+#include "accel/plane_hit.h"
 #include "engine/hd.h"
 #include "engine/math.h"
 #include "engine/scene_types.h"
@@ -66,7 +67,13 @@ struct RayTriangleQuery {
 // signed a*b - c*d so that neighbouring triangles agree on their shared edge:
 // no ray slips between them. Two-sided: either winding is hit.
 // On a hit writes t, u, v into *hit (prim is left to the caller).
-WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const RayTriangleQuery& q, float t_max, Hit* hit) {
+// Above this ratio of t's error bound to t, the hit's t is recomputed in
+// double precision (plane_hit.h): only triangles far larger than the distance
+// to the hit get there, so the common case stays in float.
+inline constexpr float kTriangleRefineRatio = 1e-5f;
+
+WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, const RayTriangleQuery& q, float t_max,
+                                     Hit* hit) {
     // Degenerate triangles have no plane (and no normal): never hit them.
     if (length_squared(cross(tri.p2 - tri.p0, tri.p1 - tri.p0)) == 0.0f) return false;
 
@@ -97,14 +104,15 @@ WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const RayTriangleQuery
     p1.z *= sz;
     p2.z *= sz;
     float t_scaled = e0 * p0.z + e1 * p1.z + e2 * p2.z;
-    if ((det < 0.0f && t_scaled >= 0.0f) || (det > 0.0f && t_scaled <= 0.0f)) return false;
-
     float inv_det = 1.0f / det;
     float t = t_scaled * inv_det;
-    if (!(t < t_max)) return false;  // also rejects NaN from bad input
 
     // Accept t only if it is positive beyond its rounding-error bound
     // (pbrt-v4, section 6.8.4): a hit at the ray origin itself is rejected.
+    // The bound grows with the vertices' distance from the ray origin; where it
+    // is not small against t (a triangle far larger than the distance to the
+    // hit), even t's sign is uncertain, and the double-precision plane distance
+    // decides instead.
     float max_zt = max_component(abs(Vec3f(p0.z, p1.z, p2.z)));
     float max_xt = max_component(abs(Vec3f(p0.x, p1.x, p2.x)));
     float max_yt = max_component(abs(Vec3f(p0.y, p1.y, p2.y)));
@@ -115,8 +123,15 @@ WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const RayTriangleQuery
     float max_e = max_component(abs(Vec3f(e0, e1, e2)));
     float delta_t = 3.0f * (rounding_gamma(3) * max_e * max_zt + delta_e * max_zt + delta_z * max_e) *
                     std::fabs(inv_det);
-    if (t <= delta_t) return false;
-
+    if (delta_t > kTriangleRefineRatio * std::fabs(t)) {
+        PlaneHit plane = intersect_triangle_plane(tri, ray.origin, ray.dir);
+        if (!plane.valid || !(plane.t - plane.t_error > 0.0)) return false;
+        t = float(plane.t);
+    } else if (!(t > 0.0f)) {
+        return false;  // behind the origin (or NaN from bad input); t > delta_t otherwise
+    }
+    // After any refinement, so that the reported t never depends on t_max.
+    if (!(t < t_max)) return false;
     hit->t = t;
     hit->u = e1 * inv_det;
     hit->v = e2 * inv_det;
@@ -124,7 +139,7 @@ WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const RayTriangleQuery
 }
 
 WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, float t_max, Hit* hit) {
-    return intersect_triangle(tri, RayTriangleQuery::from(ray), t_max, hit);
+    return intersect_triangle(tri, ray, RayTriangleQuery::from(ray), t_max, hit);
 }
 
 // Ray/sphere test in interval arithmetic. The discriminant comes from the
@@ -179,7 +194,7 @@ WF_HD_INLINE bool intersect_sphere(const Sphere& sphere, const Ray& ray, float t
 // per-ray triangle query it computed once.
 WF_HD_INLINE bool intersect_prim(const GeometryView& g, uint32_t prim, const Ray& ray, const RayTriangleQuery& tq,
                                  float t_max, Hit* hit) {
-    if (prim < g.num_triangles) return intersect_triangle(g.triangles[prim], tq, t_max, hit);
+    if (prim < g.num_triangles) return intersect_triangle(g.triangles[prim], ray, tq, t_max, hit);
     return intersect_sphere(g.spheres[prim - g.num_triangles], ray, t_max, hit);
 }
 WF_HD_INLINE bool intersect_prim(const GeometryView& g, uint32_t prim, const Ray& ray, float t_max, Hit* hit) {

@@ -10,6 +10,7 @@
 #include "accel/float_error.h"
 #include "accel/geometry_view.h"
 #include "accel/intersect.h"
+#include "accel/plane_hit.h"
 #include "engine/hd.h"
 #include "engine/math.h"
 #include "engine/scene_types.h"
@@ -60,9 +61,44 @@ WF_HD_INLINE SurfacePoint surface_point_on_sphere(const Sphere& s, Vec3f q, bool
     return sp;
 }
 
+// Hit point of a ray on a triangle. From barycentrics the error grows with
+// the size of the triangle's coordinates (0.3 units on a quad of half-size
+// 1e6, across the plane as well as along it, where it moves shadows); along
+// the ray, with t recomputed in double precision, it grows only with the
+// distance travelled. The tighter of the two wins, and it is the barycentric
+// one, without any double arithmetic, for triangles not far larger than t.
+inline constexpr float kVisibleErrorRatio = 1e-4f;  // of the hit distance
+
+WF_HD_INLINE SurfacePoint surface_point_on_triangle_hit(const Triangle& tri, const Ray& ray, const Hit& hit) {
+    SurfacePoint sp = surface_point_on_triangle(tri, hit.u, hit.v);
+    const float bary_error = max_component(sp.p_error);
+    const float ray_scale = max_component(abs(ray.origin)) + hit.t * max_component(abs(ray.dir));
+    // Only where the barycentric error is visible at the hit's distance: the
+    // ray's bound does not cover the mismatch between the planes of two float
+    // triangles meant to be coplanar (a tilted quad), which the barycentric
+    // bound, growing with the coordinates, does.
+    if (!(bary_error > kVisibleErrorRatio * hit.t) || !(bary_error > 4.0f * rounding_gamma(2) * ray_scale)) return sp;
+    PlaneHit plane = intersect_triangle_plane(tri, ray.origin, ray.dir);
+    if (!plane.valid) return sp;
+    // o + t d in double, rounded once to float: half an ulp of p, plus t's
+    // error times |d| and the double rounding of the sum.
+    const double px = double(ray.origin.x) + plane.t * ray.dir.x, py = double(ray.origin.y) + plane.t * ray.dir.y,
+                 pz = double(ray.origin.z) + plane.t * ray.dir.z;
+    const Vec3f p{float(px), float(py), float(pz)};
+    const double slack = plane.t_error + 4.0 * 1.1102230246251565e-16 * double(ray_scale);
+    const Vec3f p_error = rounding_gamma(1) * abs(p) + Vec3f(float(slack * std::fabs(ray.dir.x) + slack),
+                                                              float(slack * std::fabs(ray.dir.y) + slack),
+                                                              float(slack * std::fabs(ray.dir.z) + slack));
+    if (max_component(p_error) < bary_error) {
+        sp.p = p;
+        sp.p_error = p_error;
+    }
+    return sp;
+}
+
 // Surface point of a closest hit (hit.found() must hold).
 WF_HD_INLINE SurfacePoint surface_point(const GeometryView& g, const Ray& ray, const Hit& hit) {
-    if (hit.prim < g.num_triangles) return surface_point_on_triangle(g.triangles[hit.prim], hit.u, hit.v);
+    if (hit.prim < g.num_triangles) return surface_point_on_triangle_hit(g.triangles[hit.prim], ray, hit);
     const Sphere& s = g.spheres[hit.prim - g.num_triangles];
     bool flip = g.prims && (g.prims[hit.prim].flags & kPrimFlipNormal);
     return surface_point_on_sphere(s, ray.origin + hit.t * ray.dir, flip);

@@ -15,6 +15,9 @@
 namespace wf {
 namespace {
 
+#if !defined(WF_HAVE_CUDA)
+TEST(GpuBvh, NeedsTheCudaBackend) { GTEST_SKIP() << "this build has no CUDA backend"; }
+#else
 using test::TestScene;
 
 // The scene's CPU tree replaced by the GPU builder's, with its figures.
@@ -231,6 +234,8 @@ TEST(GpuBvh, RebuildReusesTheBuilderAndGivesTheSameTree) {
     EXPECT_EQ(measure_bvh(a).sah, measure_bvh(b).sah);
     EXPECT_EQ(a.nodes.size(), b.nodes.size());
 }
+
+#endif  // WF_HAVE_CUDA
 
 }  // namespace
 }  // namespace wf
