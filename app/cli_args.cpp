@@ -2,27 +2,45 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
+#include <string_view>
 
 #include "engine/integrators.h"
+#include "io/image.h"
+#include "io/scene_json.h"
 
 namespace wf {
 
-const char* cli_usage() {
+namespace {
+
+// Every option of `render`, for "did you mean" hints.
+constexpr std::string_view kRenderOptions[] = {
+    "-o",     "--output",      "--spp",  "--time",    "--width",      "--height",     "--max-depth", "--seed",
+    "--integrator", "--light-paths", "--backend", "--stats", "--max-memory", "--quiet", "-q", "--help", "-h"};
+
+// The largest --max-memory: 2^40 MiB (an exbibyte) keeps the byte count far from overflow.
+constexpr uint64_t kMaxMemoryMib = uint64_t(1) << 40;
+
+std::string build_usage() {
+    std::string integrators;
+    for (const IntegratorInfo& info : kIntegrators) {
+        if (!integrators.empty()) integrators += '|';
+        integrators += info.name;
+    }
     return "usage:\n"
            "  wavefront render SCENE.json [-o OUT.png|.hdr|.exr] [--spp N] [--time SECONDS]\n"
            "                  [--width W] [--height H] [--max-depth D] [--seed S]\n"
-           "                  [--integrator pt|lt|bpt|ppm|bpm|vcm] [--light-paths N]\n"
-           "                  [--backend auto|cuda|cpu] [--stats FILE.json] [--quiet]\n"
-           "  wavefront info       list the backends and devices this build can use\n"
+           "                  [--integrator " + integrators + "] [--light-paths N]\n"
+           "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--stats FILE.json] [--quiet]\n"
+           "  wavefront info       list the backends, the GPU code of this build and the devices\n"
            "  wavefront --help | --version\n"
            "Defaults come from the scene file; OUT defaults to out/<scene name>.png.\n"
            "--time renders passes until SECONDS are spent (without --spp: no pass limit).\n"
            "--spp is the number of iterations: one sample per pixel each, and for lt, bpt,\n"
            "ppm, bpm and vcm one light pass (N light paths; default one per pixel) each.\n"
+           "--max-memory caps the backend's buffers (also WF_MAX_MEMORY_MIB); more is an error.\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
-
-namespace {
 
 uint32_t parse_uint(const std::string& flag, const std::string& text) {
     errno = 0;
@@ -41,7 +59,43 @@ double parse_seconds(const std::string& flag, const std::string& text) {
     return v;
 }
 
+BackendKind parse_backend(const std::string& text) {
+    if (text == "auto") return BackendKind::Auto;
+    if (text == "cuda") return BackendKind::Cuda;
+    if (text == "cpu") return BackendKind::Cpu;
+    static constexpr std::string_view kNames[] = {"auto", "cuda", "cpu"};
+    // "gpu" is one letter from "cpu": name the GPU backend rather than suggest the CPU.
+    const std::string hint = text == "gpu" ? " (the GPU backend is 'cuda')" : scene_json::suggestion(text, kNames);
+    throw UsageError("--backend: expected auto, cuda or cpu, got '" + text + "'" + hint);
+}
+
+// The same file as far as the file system can tell: same device and inode when both
+// exist (hard links, symbolic links, "./a" and "a"), else the same absolute path.
+bool same_file(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
+    const fs::path pa = fs::weakly_canonical(fs::absolute(a, ec), ec);
+    const fs::path pb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+    return pa == pb;
+}
+
 }  // namespace
+
+const std::string& cli_usage() {
+    static const std::string usage = build_usage();
+    return usage;
+}
+
+uint64_t parse_max_memory_mib(const std::string& source, const std::string& text) {
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || text[0] == '-' || *end != '\0' || errno == ERANGE || v == 0 || v > kMaxMemoryMib)
+        throw UsageError(source + ": expected a number of MiB in 1.." + std::to_string(kMaxMemoryMib) + ", got '" +
+                         text + "'");
+    return v;
+}
 
 CliArgs parse_cli_args(const std::vector<std::string>& args) {
     CliArgs out;
@@ -54,7 +108,11 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         out.command = "info";
         return out;
     }
-    if (cmd != "render") throw UsageError("unknown command '" + cmd + "' (expected render or info)");
+    if (cmd != "render") {
+        static constexpr std::string_view kCommands[] = {"render", "info", "help"};
+        throw UsageError("unknown command '" + cmd + "' (expected render or info)" +
+                         scene_json::suggestion(cmd, kCommands));
+    }
     out.command = "render";
 
     for (size_t i = 1; i < args.size(); ++i) {
@@ -73,18 +131,14 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--light-paths") out.light_paths = parse_uint(a, value());
         else if (a == "--time") out.time_seconds = parse_seconds(a, value());
         else if (a == "--stats") out.stats_path = value();
+        else if (a == "--max-memory") out.max_memory_mib = parse_max_memory_mib(a, value());
         else if (a == "--quiet" || a == "-q") out.quiet = true;
-        else if (a == "--backend") {
-            const std::string& b = value();
-            if (b == "auto") out.backend = BackendKind::Auto;
-            else if (b == "cuda" || b == "gpu") out.backend = BackendKind::Cuda;
-            else if (b == "cpu") out.backend = BackendKind::Cpu;
-            else throw UsageError("--backend: expected auto, cuda or cpu, got '" + b + "'");
-        } else if (a == "-h" || a == "--help") {
+        else if (a == "--backend") out.backend = parse_backend(value());
+        else if (a == "-h" || a == "--help") {
             out.command = "help";
             return out;
         } else if (!a.empty() && a[0] == '-') {
-            throw UsageError("unknown option '" + a + "'");
+            throw UsageError("unknown option '" + a + "'" + scene_json::suggestion(a, kRenderOptions));
         } else if (out.scene_path.empty()) {
             out.scene_path = a;
         } else {
@@ -92,18 +146,45 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         }
     }
     if (out.scene_path.empty()) throw UsageError("render: missing SCENE file");
-    if (out.spp && *out.spp == 0) throw UsageError("--spp: expected at least 1");
+    if (out.spp && (*out.spp == 0 || *out.spp > kMaxCliSpp))
+        throw UsageError("--spp: expected 1.." + std::to_string(kMaxCliSpp) + ", got " + std::to_string(*out.spp));
     const std::string side = "expected 1.." + std::to_string(kMaxFilmSide);
     if (out.width && (*out.width == 0 || *out.width > kMaxFilmSide)) throw UsageError("--width: " + side);
     if (out.height && (*out.height == 0 || *out.height > kMaxFilmSide)) throw UsageError("--height: " + side);
-    if (out.max_depth && (*out.max_depth == 0 || *out.max_depth > 1024))
-        throw UsageError("--max-depth: expected 1..1024");
+    if (out.max_depth && (*out.max_depth == 0 || *out.max_depth > kMaxCliDepth))
+        throw UsageError("--max-depth: expected 1.." + std::to_string(kMaxCliDepth));
     if (out.integrator && !find_integrator(*out.integrator))
         throw UsageError("--integrator: expected one of " + integrator_name_list() + ", got '" + *out.integrator +
-                         "'");
+                         "'" + scene_json::suggestion(*out.integrator, kIntegratorNames));
     if (out.light_paths && (*out.light_paths == 0 || *out.light_paths > kMaxFilmPixels))
         throw UsageError("--light-paths: expected 1.." + std::to_string(kMaxFilmPixels));
     return out;
+}
+
+void check_render_outputs(const std::vector<std::string>& inputs, const std::vector<RenderOutput>& outputs) {
+    namespace fs = std::filesystem;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const RenderOutput& out = outputs[i];
+        const std::string named = out.flag + " '" + out.path + "'";
+        for (const std::string& input : inputs)
+            if (same_file(out.path, input))
+                throw UsageError(named + " is the input file '" + input + "': writing it would destroy it");
+        for (size_t j = 0; j < i; ++j)
+            if (same_file(out.path, outputs[j].path))
+                throw UsageError(named + " is also the output of " + outputs[j].flag + " '" + outputs[j].path + "'");
+    }
+    for (const RenderOutput& out : outputs) {
+        const fs::path dir = fs::path(out.path).parent_path();
+        std::error_code ec;
+        if (!dir.empty()) fs::create_directories(dir, ec);
+        if (ec) throw UsageError(out.flag + " '" + out.path + "': cannot create folder '" + dir.string() + "': " +
+                                 ec.message());
+        try {
+            check_file_replaceable(out.path);
+        } catch (const ImageError& e) {
+            throw UsageError(out.flag + " " + e.what());
+        }
+    }
 }
 
 }  // namespace wf

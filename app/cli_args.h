@@ -15,6 +15,12 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The largest --spp and --max-depth: the scene format's limits of render.spp and
+// render.max_depth, which io/scene_loader.cpp keeps to itself; the test
+// CliArgs.SppAndDepthLimitsAreTheSceneFormats holds the two to the same numbers.
+inline constexpr uint32_t kMaxCliSpp = 1048576;
+inline constexpr uint32_t kMaxCliDepth = 1024;
+
 struct CliArgs {
     std::string command;  // "render", "info", "help", "version"
     std::string scene_path;
@@ -22,6 +28,7 @@ struct CliArgs {
     std::optional<uint32_t> spp, width, height, max_depth, seed, light_paths;
     std::optional<std::string> integrator;
     std::optional<double> time_seconds;
+    std::optional<uint64_t> max_memory_mib;  // --max-memory, else WF_MAX_MEMORY_MIB (see main)
     BackendKind backend = BackendKind::Auto;
     std::string stats_path;
     bool quiet = false;
@@ -30,6 +37,23 @@ struct CliArgs {
 // Throws UsageError with a one-line message naming the offending argument.
 CliArgs parse_cli_args(const std::vector<std::string>& args);
 
-const char* cli_usage();
+// MiB for --max-memory from the text of the flag or of the environment variable `source`
+// names; throws UsageError naming `source`.
+uint64_t parse_max_memory_mib(const std::string& source, const std::string& text);
+
+const std::string& cli_usage();
+
+// A file the render will write, and the flag that named it (for messages).
+struct RenderOutput {
+    std::string flag;  // "-o", "--stats"
+    std::string path;
+};
+
+// Checks, before any work, that the outputs can be written without destroying
+// anything: no output is one of `inputs` (the same file, however named: same device
+// and inode) or another output, and each can be replaced (io/image.h's
+// check_file_replaceable, after its folder is created). Throws UsageError naming the
+// flag and the file. Creates the output folders, and nothing else that stays.
+void check_render_outputs(const std::vector<std::string>& inputs, const std::vector<RenderOutput>& outputs);
 
 }  // namespace wf

@@ -4,15 +4,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "app/cli_args.h"
 #include "app/render.h"
-#include "engine/integrators.h"
 #include "app/stats_json.h"
+#include "engine/integrators.h"
 #include "io/image.h"
 #include "io/scene_loader.h"
 
@@ -36,35 +37,39 @@ void draw_progress(uint32_t done, uint32_t total, double seconds, uint64_t sampl
     std::fflush(stderr);
 }
 
-// Checks the extension and creates the output folder, so that a bad -o fails
-// before the render rather than after it.
-void prepare_output_path(const std::string& output) {
+constexpr const char* kMaxMemoryVariable = "WF_MAX_MEMORY_MIB";
+
+// A bad -o extension is a usage error (exit 2), found before the render.
+void check_output_extension(const std::string& output) {
     try {
         wf::check_image_extension(output);
     } catch (const wf::ImageError& e) {
-        throw wf::UsageError(e.what());  // a bad -o is a usage error (exit 2)
+        throw wf::UsageError(e.what());
     }
-    std::filesystem::path dir = std::filesystem::path(output).parent_path();
-    std::error_code ec;
-    if (!dir.empty()) std::filesystem::create_directories(dir, ec);
-    if (ec) throw wf::UsageError(output + ": cannot create folder '" + dir.string() + "': " + ec.message());
 }
 
-// Opens (and truncates) a file we will write after the render, so a bad path fails now.
-void check_writable(const std::string& path) {
-    std::ofstream f(path);
-    if (!f) throw wf::UsageError(path + ": cannot open for writing");
+// --max-memory, else the environment variable, else no limit (0).
+uint64_t max_memory_bytes(const wf::CliArgs& args) {
+    std::optional<uint64_t> mib = args.max_memory_mib;
+    const char* env = std::getenv(kMaxMemoryVariable);
+    if (!mib && env && *env) mib = wf::parse_max_memory_mib(kMaxMemoryVariable, env);
+    return mib ? *mib << 20 : 0;
 }
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void warn(const std::string& line) { std::fprintf(stderr, "wavefront: %s\n", line.c_str()); }
 
 int print_info() {
     std::printf("wavefront backends:\n  cpu: available (%u threads)\n", std::thread::hardware_concurrency());
     std::string why;
-    if (wf::cuda_backend_available(&why)) {
-        std::printf("  cuda: available\n");
-        for (const std::string& d : wf::cuda_device_descriptions_or_empty()) std::printf("    %s\n", d.c_str());
-    } else {
-        std::printf("  cuda: unavailable (%s)\n", why.c_str());
-    }
+    if (wf::cuda_backend_available(&why)) std::printf("  cuda: available\n");
+    else std::printf("  cuda: unavailable (%s)\n", why.c_str());
+    if (const std::string code = wf::cuda_architectures_or_empty(); !code.empty())
+        std::printf("    GPU code in this build: %s\n", code.c_str());
+    for (const std::string& d : wf::cuda_device_descriptions_or_empty()) std::printf("    %s\n", d.c_str());
     return 0;
 }
 
@@ -87,55 +92,64 @@ int run_render(const wf::CliArgs& args) {
         throw wf::UsageError(problem);
     if (std::string problem = wf::integrator_scene_problem(integrator->kind, scene); !problem.empty())
         throw wf::UsageError(args.scene_path + ": " + problem + " (integrator " + options.settings.integrator + ")");
-    options.backend = args.backend;
     if (args.time_seconds) {
         options.time_budget_seconds = *args.time_seconds;
         if (!args.spp) options.settings.spp = 0xffffffffu;  // the clock decides
     }
     options.collect_stage_times = !args.stats_path.empty();
-
-    std::string output = args.output_path;
-    if (output.empty()) output = "out/" + std::filesystem::path(args.scene_path).stem().string() + ".png";
-    // Fail on an unusable output name before spending time rendering.
-    prepare_output_path(output);
-    if (!args.stats_path.empty()) check_writable(args.stats_path);
+    options.max_memory_bytes = max_memory_bytes(args);
     const uint64_t pixels = uint64_t(options.settings.width) * options.settings.height;
     if (pixels > wf::kMaxFilmPixels)
         throw wf::UsageError("film of " + std::to_string(options.settings.width) + "x" +
                              std::to_string(options.settings.height) + " pixels: expected at most " +
                              std::to_string(wf::kMaxFilmPixels) + " pixels");
 
+    // Every output is checked before the render, so a bad one costs no rendering time
+    // and none can overwrite an input.
+    std::string output = args.output_path;
+    if (output.empty()) output = "out/" + std::filesystem::path(args.scene_path).stem().string() + ".png";
+    check_output_extension(output);
+    std::vector<wf::RenderOutput> outputs = {{args.output_path.empty() ? "output" : "-o", output}};
+    if (!args.stats_path.empty()) outputs.push_back({"--stats", args.stats_path});
+    wf::check_render_outputs({args.scene_path}, outputs);
+
+    const wf::BackendChoice backend = wf::choose_backend(args.backend);
+    if (!backend.warning.empty()) warn(backend.warning);  // now, not after a long render
+    options.backend = backend.kind;
+
     const bool terminal = isatty(fileno(stderr)) && !args.quiet;
     auto start = std::chrono::steady_clock::now();
     uint64_t per_pass = uint64_t(options.settings.width) * options.settings.height;
     if (terminal) {
         options.progress = [&](uint32_t done, uint32_t total) {
-            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            draw_progress(done, total, s, per_pass, options.time_budget_seconds);
+            draw_progress(done, total, seconds_since(start), per_pass, options.time_budget_seconds);
         };
     }
     wf::RenderResult result = wf::render(scene, options);
     if (terminal) std::fprintf(stderr, "\n");
-    wf::write_image(output, result.image);
+    for (const std::string& w : result.warnings) warn(w);  // on stderr, --quiet or not
+    if (!backend.warning.empty()) result.warnings.insert(result.warnings.begin(), backend.warning);  // for --stats
 
+    const auto write_start = std::chrono::steady_clock::now();
+    wf::write_image(output, result.image);
+    const double image_write_seconds = seconds_since(write_start);
     if (!args.stats_path.empty()) {
-        std::ofstream f(args.stats_path);
-        f << wf::render_stats_json(result, options.settings, args.scene_path);
-        f.close();
-        if (!f) throw std::runtime_error(args.stats_path + ": cannot write the statistics file");
+        wf::write_file_replacing(args.stats_path,
+                                 wf::render_stats_json(result, options.settings, args.scene_path, image_write_seconds));
         if (!args.quiet) wf::print_stage_table(std::cout, result);
     }
+    const double write_seconds = seconds_since(write_start);
     if (!args.quiet) {
         const wf::RenderSettings& s = options.settings;
-        std::printf("%s: %ux%u, %u spp, %s on %s (%s, %.1f MiB), %.3f s, %.2f Msamples/s -> %s\n",
+        const double setup_seconds = (result.stats.bvh_build_ms + result.stats.upload_ms) * 1e-3;
+        std::printf("%s: %ux%u, %u spp, %s on %s (%s, %.1f MiB), setup %.3f s, render %.3f s, write %.3f s, "
+                    "%.2f Msamples/s -> %s\n",
                     args.scene_path.c_str(), s.width, s.height, result.passes, s.integrator.c_str(),
                     result.backend == "cuda" ? "GPU" : "CPU", result.device.c_str(),
-                    double(result.peak_memory_bytes) / (1024.0 * 1024.0), result.render_seconds,
+                    double(result.peak_memory_bytes) / (1024.0 * 1024.0), setup_seconds, result.render_seconds,
+                    write_seconds,
                     result.render_seconds > 0 ? double(result.samples) / result.render_seconds * 1e-6 : 0.0,
                     output.c_str());
-        if (result.stats.nonfinite_samples)
-            std::printf("warning: %llu samples had NaN/Inf radiance and were dropped\n",
-                        (unsigned long long)result.stats.nonfinite_samples);
     }
     return 0;
 }
@@ -150,7 +164,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "wavefront: %s\n", e.what());
         return kExitBadInput;
     }
-    if (args.command == "help") { std::fputs(wf::cli_usage(), stdout); return 0; }
+    if (args.command == "help") { std::fputs(wf::cli_usage().c_str(), stdout); return 0; }
     if (args.command == "version") { std::puts("wavefront 0.1.0"); return 0; }
     if (args.command == "info") return print_info();
     try {

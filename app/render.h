@@ -23,6 +23,9 @@ struct RenderOptions {
     bool collect_stage_times = false;  // time every stage (CUDA events / host clock)
     uint32_t max_wave_paths = 1u << 21;  // paths traced at once (path-state memory); the image does not depend on it
     double time_budget_seconds = 0.0;  // > 0: render passes until this much time is spent (spp = upper bound)
+    // > 0: the most bytes the backend's buffers may hold together (--max-memory); a render
+    // that needs more fails with OutOfMemoryError (engine/backend/profiler.h).
+    uint64_t max_memory_bytes = 0;
     // Called after each completed iteration (sample pass) with (iterations done, total).
     std::function<void(uint32_t, uint32_t)> progress;
 };
@@ -36,16 +39,32 @@ struct RenderResult {
     uint32_t passes = 0;     // samples per pixel actually rendered
     uint64_t peak_memory_bytes = 0;  // largest total of the backend's buffers during the render
     RenderStats stats;
+    // One line each: why --backend auto fell back to the CPU, samples dropped as NaN/Inf.
+    std::vector<std::string> warnings;
 };
 
 // Throws std::runtime_error (with a clear message) on failure, e.g. when the CUDA
-// backend is requested but unavailable.
+// backend is requested but unavailable, and OutOfMemoryError when memory runs out.
 RenderResult render(const HostScene& scene, const RenderOptions& options);
+
+struct BackendChoice {
+    BackendKind kind = BackendKind::Cpu;  // Cpu or Cuda
+    std::string warning;                  // one line, or "" (see choose_backend)
+};
+
+// The backend a render asking for `requested` runs on. Auto: CUDA when this build has
+// it and the device can run its kernels, else the CPU, with a warning when a GPU is
+// there but cannot be used (a build without code for it, a driver too old). Cuda:
+// throws std::runtime_error saying why CUDA cannot run, when it cannot.
+BackendChoice choose_backend(BackendKind requested);
 
 // One line per CUDA device (empty without the CUDA backend or a device).
 std::vector<std::string> cuda_device_descriptions_or_empty();
 
-// True when this build has the CUDA backend and a device is present.
+// The GPU code this build carries ("" without the CUDA backend).
+std::string cuda_architectures_or_empty();
+
+// True when this build has the CUDA backend and a device that can run its kernels.
 bool cuda_backend_available(std::string* why_not = nullptr);
 
 }  // namespace wf

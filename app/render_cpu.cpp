@@ -7,6 +7,7 @@ namespace wf {
 
 RenderResult render_on_cpu(const HostScene& scene, const RenderOptions& options) {
     CpuBackend backend;
+    MemoryCounter::Limit limit(backend.memory(), options.max_memory_bytes);
     return run_render_session(backend, scene, options);
 }
 

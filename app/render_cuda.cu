@@ -8,6 +8,7 @@ namespace wf {
 
 RenderResult render_on_cuda(const HostScene& scene, const RenderOptions& options) {
     CudaBackend backend;
+    MemoryCounter::Limit limit(backend.memory(), options.max_memory_bytes);
     return run_render_session(backend, scene, options);
 }
 

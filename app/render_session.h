@@ -24,9 +24,15 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     DeviceScene<Backend> device_scene;
     BvhBuildStats bvh_stats;
     double bvh_ms = 0.0;
-    device_scene.upload(backend, scene, scene.camera.build(settings.width, settings.height), &bvh_stats, &bvh_ms);
+    {
+        MemoryCounter::Phase phase(backend.memory(), "scene upload and BVH");
+        device_scene.upload(backend, scene, scene.camera.build(settings.width, settings.height), &bvh_stats, &bvh_ms);
+    }
     Film<Backend> film;
-    film.allocate(settings.width, settings.height);
+    {
+        MemoryCounter::Phase phase(backend.memory(), "film");
+        film.allocate(settings.width, settings.height);
+    }
     backend.synchronize();
     auto t2 = Clock::now();
 
@@ -37,7 +43,12 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     resources.settings = settings;
     resources.max_wave_paths = options.max_wave_paths;
     resources.count_events = options.collect_stage_times;
-    std::unique_ptr<Integrator<Backend>> integrator = make_integrator(resources);
+    std::unique_ptr<Integrator<Backend>> integrator;
+    {
+        MemoryCounter::Phase phase(backend.memory(), "integrator state (paths, queues, light vertices)");
+        integrator = make_integrator(resources);
+    }
+    MemoryCounter::Phase rendering_phase(backend.memory(), "rendering");
 
     backend.synchronize();
     auto start = Clock::now();
@@ -74,6 +85,7 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     result.stats.nonfinite_samples = film.nonfinite_count();
     result.stats.bvh_build_ms = bvh_ms;
     result.stats.bvh = bvh_stats;
+    if (bvh_stats.fell_back) result.warnings.push_back(bvh_stats.note);
     result.stats.upload_ms = std::chrono::duration<double, std::milli>(t2 - t1).count() - bvh_ms;
     result.peak_memory_bytes = backend.memory().peak.load();
     return result;

@@ -6,7 +6,8 @@
 
 namespace wf {
 
-std::string render_stats_json(const RenderResult& r, const RenderSettings& s, const std::string& scene) {
+std::string render_stats_json(const RenderResult& r, const RenderSettings& s, const std::string& scene,
+                              std::optional<double> image_write_seconds) {
     nlohmann::json j;
     j["scene"] = scene;
     j["backend"] = r.backend;
@@ -17,7 +18,8 @@ std::string render_stats_json(const RenderResult& r, const RenderSettings& s, co
     j["spp"] = r.passes;
     j["max_depth"] = s.max_depth;
     j["seed"] = s.seed;
-    j["render_seconds"] = r.render_seconds;
+    j["render_seconds"] = r.render_seconds;  // iterations only: no BVH build, upload or image write
+    if (image_write_seconds) j["image_write_seconds"] = *image_write_seconds;
     j["ms_per_pass"] = r.passes ? 1000.0 * r.render_seconds / r.passes : 0.0;
     j["samples"] = r.samples;
     j["msamples_per_second"] = r.render_seconds > 0 ? double(r.samples) / r.render_seconds * 1e-6 : 0.0;
@@ -26,7 +28,8 @@ std::string render_stats_json(const RenderResult& r, const RenderSettings& s, co
     j["bvh"] = {{"builder", r.stats.bvh.builder}, {"sah", r.stats.bvh.sah}, {"depth", r.stats.bvh.depth},
                 {"nodes", r.stats.bvh.nodes}, {"note", r.stats.bvh.note}};
     j["upload_ms"] = r.stats.upload_ms;
-    j["nonfinite_samples"] = r.stats.nonfinite_samples;
+    j["nonfinite_samples"] = r.stats.nonfinite_samples;  // NaN/Inf contributions dropped from the film
+    j["warnings"] = r.warnings;
     nlohmann::json stages = nlohmann::json::array();
     for (const StageStat& st : r.stats.stages)
         stages.push_back({{"name", st.name}, {"launches", st.launches}, {"ms", st.milliseconds}});

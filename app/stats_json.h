@@ -1,6 +1,7 @@
 // Writes a render's statistics (--stats) as JSON and prints the stage table.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -8,7 +9,9 @@
 
 namespace wf {
 
-std::string render_stats_json(const RenderResult& result, const RenderSettings& settings, const std::string& scene);
+// `image_write_seconds`: the time writing the image took, when the caller wrote one.
+std::string render_stats_json(const RenderResult& result, const RenderSettings& settings, const std::string& scene,
+                              std::optional<double> image_write_seconds = std::nullopt);
 void print_stage_table(std::ostream& out, const RenderResult& result);
 
 }  // namespace wf

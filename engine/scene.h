@@ -47,6 +47,20 @@ struct RenderSettings {
     float radius_alpha = 0.75f;
 };
 
+// An indexed triangle mesh in world space, as a mesh shape or mesh file was loaded,
+// kept for shading (a later issue interpolates its normals and UVs; today the renderer
+// reads only the flattened `HostScene::triangles`). Triangle t of the mesh is primitive
+// first_prim + t, with the same vertex order: zero-area triangles are left out of both.
+struct IndexedMesh {
+    std::vector<Vec3f> positions;
+    std::vector<Vec3f> normals;     // unit, one per position, or empty (the file has none)
+    std::vector<Vec2f> uvs;         // one per position, or empty (the file has none)
+    std::vector<uint32_t> indices;  // 3 per triangle into the arrays above; counter-clockwise about the geometric normal
+    uint32_t first_prim = 0;        // primitive id of triangle 0 once in a HostScene
+
+    size_t num_triangles() const { return indices.size() / 3; }
+};
+
 struct HostScene {
     std::string source_path;  // the file it came from, for messages
     CameraDesc camera;
@@ -57,6 +71,7 @@ struct HostScene {
     std::vector<Material> materials;
     std::vector<std::string> material_names;
     std::vector<Light> lights;
+    std::vector<IndexedMesh> meshes;  // the mesh shapes again, indexed, with normals and UVs (see IndexedMesh)
 
     uint32_t num_prims() const { return uint32_t(triangles.size() + spheres.size()); }
 

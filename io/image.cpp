@@ -1,9 +1,15 @@
-// read_image / write_image: format dispatch, file access, error messages, and the Radiance
-// RGBE encoder. The PNG and HDR decoders live in io/image_stb.cpp, OpenEXR in io/image_exr.cpp.
+// read_image / write_image: format dispatch, file access (a written file replaces the old
+// one whole, or not at all), error messages, and the Radiance RGBE encoder. The PNG and
+// HDR decoders live in io/image_stb.cpp, OpenEXR in io/image_exr.cpp.
 #include "io/image.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -65,18 +71,107 @@ Bytes read_file(const std::string& path) {
     return data;
 }
 
-// Writes all bytes or removes the partial file and throws.
-void write_file(const std::string& path, const Bytes& data) {
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    if (!file) fail("write_image", path, "cannot open for writing: " + errno_text(errno));
-    int err = 0;
-    if (std::fwrite(data.data(), 1, data.size(), file) != data.size()) err = errno ? errno : EIO;
-    if (std::fflush(file) != 0 && err == 0) err = errno ? errno : EIO;
-    if (std::fclose(file) != 0 && err == 0) err = errno ? errno : EIO;
-    if (err != 0) {
-        std::remove(path.c_str());
-        fail("write_image", path, "write failed: " + errno_text(err));
+// ---- Replacing a file: a temporary sibling renamed into place ----------------------------
+
+// Where the bytes for `path` go: `path` itself when it is something other than a regular
+// file (a device, a pipe: written directly), the file a symbolic link names, or `path`.
+struct ReplaceTarget {
+    std::string path;
+    bool direct = false;  // not a regular file: written in place, never renamed over
+    bool exists = false;
+    struct stat old_stat {};
+};
+
+ReplaceTarget replace_target(const std::string& path) {
+    ReplaceTarget t;
+    t.path = path;
+    if (::stat(path.c_str(), &t.old_stat) != 0) return t;  // absent (or a dangling link: replaced)
+    t.exists = true;
+    t.direct = !S_ISREG(t.old_stat.st_mode);
+    std::error_code ec;
+    if (!t.direct && std::filesystem::is_symlink(path, ec)) {
+        std::filesystem::path real = std::filesystem::canonical(path, ec);
+        if (!ec) t.path = real.string();
     }
+    return t;
+}
+
+std::string folder_of(const std::string& path) {
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    return dir.empty() ? std::string(".") : dir;
+}
+
+// A name in the folder of `path` that no other writer uses: hidden, and named after the
+// file it will become, so a leftover (the process killed mid-write) says what it was.
+std::string temporary_sibling(const std::string& path) {
+    static std::atomic<uint64_t> counter{0};
+    const std::filesystem::path p(path);
+    std::string name = ".";
+    name += p.filename().string();
+    name += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+    return (p.parent_path() / name).string();
+}
+
+std::string errno_problem(const std::string& what, int err) { return what + ": " + errno_text(err); }
+
+// Writes all of `bytes` to `fd`; returns 0 or the errno of the failure.
+int write_all(int fd, std::string_view bytes) {
+    const char* at = bytes.data();
+    size_t left = bytes.size();
+    while (left > 0) {
+        ssize_t n = ::write(fd, at, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : EIO;
+        at += n;
+        left -= size_t(n);
+    }
+    return 0;
+}
+
+// "" when `path` may be replaced, else the problem (see check_file_replaceable).
+std::string replaceable_problem(const std::string& path) {
+    if (path.empty()) return "empty file name";
+    const ReplaceTarget t = replace_target(path);
+    if (t.exists && S_ISDIR(t.old_stat.st_mode)) return "is a folder";
+    if (t.exists && ::access(t.path.c_str(), W_OK) != 0) return errno_problem("cannot open for writing", errno);
+    if (t.direct) return "";
+    const std::string probe = temporary_sibling(t.path);
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return errno_problem("cannot open for writing (in folder '" + folder_of(t.path) + "')", errno);
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return "";
+}
+
+// Writes `bytes` as write_file_replacing describes; returns "" or the problem.
+std::string replace_file(const std::string& path, std::string_view bytes) {
+    const ReplaceTarget t = replace_target(path);
+    if (t.exists && S_ISDIR(t.old_stat.st_mode)) return "is a folder";
+    if (t.direct) {
+        const int fd = ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) return errno_problem("cannot open for writing", errno);
+        int err = write_all(fd, bytes);
+        if (::close(fd) != 0 && err == 0) err = errno;
+        return err ? errno_problem("write failed", err) : "";
+    }
+    const std::string temporary = temporary_sibling(t.path);
+    // 0666 less the umask, as a new file would get; a replaced file keeps its own mode.
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) return errno_problem("cannot open for writing (in folder '" + folder_of(t.path) + "')", errno);
+    const char* failed = "write failed";
+    int err = write_all(fd, bytes);
+    if (err == 0 && t.exists && ::fchmod(fd, t.old_stat.st_mode & 07777) != 0) err = errno;
+    if (err == 0 && ::fsync(fd) != 0) err = errno;  // on disk before it takes the old file's place
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err == 0 && ::rename(temporary.c_str(), t.path.c_str()) != 0) {
+        err = errno;
+        failed = "cannot rename the written file into place";
+    }
+    if (err != 0) {
+        ::unlink(temporary.c_str());
+        return errno_problem(failed, err);
+    }
+    return "";
 }
 
 void check_writable_image(const std::string& path, const Image& image) {
@@ -148,7 +243,20 @@ void write_image(const std::string& path, const Image& image, float exposure) {
     } catch (const std::bad_alloc&) {
         fail("write_image", path, "out of memory while encoding");
     }
-    write_file(path, data);
+    if (const std::string problem = replace_file(path, std::string_view(reinterpret_cast<const char*>(data.data()),
+                                                                        data.size()));
+        !problem.empty())
+        fail("write_image", path, problem);
+}
+
+void write_file_replacing(const std::string& path, std::string_view bytes) {
+    if (const std::string problem = replace_file(path, bytes); !problem.empty())
+        throw ImageError(one_line(path + ": " + problem));
+}
+
+void check_file_replaceable(const std::string& path) {
+    if (const std::string problem = replaceable_problem(path); !problem.empty())
+        throw ImageError(one_line(path + ": " + problem));
 }
 
 Image read_image(const std::string& path) {

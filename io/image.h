@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/math.h"
@@ -49,9 +50,23 @@ struct Image {
 };
 
 // Writes `image` to `path`, format by extension. `exposure` (stops) scales the PNG tone curve
-// only; .hdr and .exr always store the unscaled linear values. A file that cannot be written
-// completely is removed.
+// only; .hdr and .exr always store the unscaled linear values. The file is replaced as
+// write_file_replacing does: a failed write leaves what was there before.
 void write_image(const std::string& path, const Image& image, float exposure = 0.0f);
+
+// Writes `bytes` to `path` so that `path` never holds a part of them: they go to a
+// temporary file in the same folder (".NAME.tmp-PID-N"), flushed to disk and renamed over
+// `path`, which keeps the permissions of the file it replaces. A symbolic link to a
+// file has that file replaced; a path that is not a regular file (/dev/stdout, a pipe)
+// is written directly. Throws ImageError ("PATH: problem"); the temporary file is
+// removed on failure. Images and --stats are written this way.
+void write_file_replacing(const std::string& path, std::string_view bytes);
+
+// Throws ImageError ("PATH: problem") when write_file_replacing(path, ...) would fail for
+// a reason that can be seen beforehand: `path` is a folder or a read-only file, or its
+// folder is missing or does not take new files (tried with a temporary file, removed at
+// once). Creates and changes nothing that stays.
+void check_file_replaceable(const std::string& path);
 
 // Throws ImageError unless `path` names a format write_image can write: lets a caller
 // reject a bad output name before doing the work that produces the image.

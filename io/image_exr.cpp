@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/scene.h"  // kMaxFilmPixels, kMaxFilmSide
 #include "io/image_codecs.h"
 
 #define TINYEXR_USE_MINIZ 0
@@ -104,6 +105,21 @@ Image decode_exr(const Bytes& file) {
     }
     std::unique_ptr<EXRHeader, int (*)(EXRHeader*)> header_owner(&header, &FreeEXRHeader);
 
+    // The data window is checked here, in 64 bits: tinyexr computes max - min + 1 in int,
+    // which overflows (undefined behaviour) for a window such as [INT_MIN, 3] (found by
+    // fuzz/fuzz_image_exr.cpp). The pixel limit is the film's: a larger image could never be
+    // compared with a render, and decoding one from a small corrupt file would only
+    // allocate gigabytes before failing.
+    const EXRBox2i& window = header.data_window;
+    const int64_t width = int64_t(window.max_x) - window.min_x + 1, height = int64_t(window.max_y) - window.min_y + 1;
+    if (width <= 0 || height <= 0) throw ImageError("OpenEXR data window is empty");
+    if (width > int64_t(kMaxFilmSide) * 4 || height > int64_t(kMaxFilmSide) * 4 ||
+        uint64_t(width) * uint64_t(height) > kMaxFilmPixels)
+        throw ImageError("OpenEXR image of " + std::to_string(width) + "x" + std::to_string(height) +
+                         " pixels exceeds the " + std::to_string(kMaxFilmPixels) + "-pixel limit");
+    if (header.tiled && (header.tile_size_x <= 0 || header.tile_size_y <= 0))
+        throw ImageError("OpenEXR tile size is not positive");
+
     // R, G, B by name; a single channel of any name (Y, L, ...) is grey. Others are ignored.
     int source[3] = {-1, -1, -1};
     for (int c = 0; c < header.num_channels; ++c) {
@@ -123,8 +139,28 @@ Image decode_exr(const Bytes& file) {
 
     EXRImage exr_image;
     InitEXRImage(&exr_image);
-    code = LoadEXRImageFromMemory(&exr_image, &header, file.data(), file.size(), &err);
-    // On failure tinyexr has already freed the image (without resetting its pointers).
+    // On failure tinyexr frees the image itself (without resetting its pointers), but its
+    // FreeEXRImage frees only exr_image.num_channels planes, and a scanline image gets that
+    // count only on success: a truncated or corrupt file leaked every plane (found by
+    // fuzz/fuzz_image_exr.cpp; test: ImageIoExr.CorruptPixelDataDoesNotLeak). Set beforehand,
+    // the count covers the planes tinyexr allocates (one per header channel).
+    exr_image.num_channels = header.num_channels;
+    // tinyexr 1.0.1's PIZ decoder reads its chunk prologue (4 bytes, a bitmap of up to
+    // 8 KiB, a length, a 20-byte Huffman header) before checking it against the chunk size,
+    // so a corrupt PIZ file is read past its end (found by fuzz/fuzz_image_exr.cpp). Those
+    // reads start inside the file and span at most 8224 bytes; with 64 KiB of zeros after
+    // the file they stay in memory we own and read zeros, and tinyexr's own checks, which
+    // see only the file's true size, then refuse the chunk.
+    constexpr size_t kPizOverreadPadding = 65536;
+    Bytes padded;
+    const uint8_t* bytes = file.data();
+    if (header.compression_type == TINYEXR_COMPRESSIONTYPE_PIZ) {
+        padded.reserve(file.size() + kPizOverreadPadding);
+        padded.assign(file.begin(), file.end());
+        padded.resize(file.size() + kPizOverreadPadding, 0);
+        bytes = padded.data();
+    }
+    code = LoadEXRImageFromMemory(&exr_image, &header, bytes, file.size(), &err);
     if (code != TINYEXR_SUCCESS) throw ImageError("cannot decode OpenEXR: " + take_exr_error(err, code));
     std::unique_ptr<EXRImage, int (*)(EXRImage*)> image_owner(&exr_image, &FreeEXRImage);
     if (exr_image.width <= 0 || exr_image.height <= 0) throw ImageError("OpenEXR image has no pixels");

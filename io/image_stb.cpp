@@ -12,7 +12,10 @@
 #include <climits>
 #include <cstdlib>
 #include <memory>
+#include <utility>
+#include <vector>
 
+#include "engine/scene.h"  // kMaxFilmPixels
 #include "io/image_codecs.h"
 #include "io/tonemap.h"
 
@@ -68,6 +71,14 @@ std::string stbi_reason() {
     return reason ? reason : "unknown error";
 }
 
+// The film's limit: a larger image could never be compared with a render, and a small
+// corrupt file claiming one would make the decoder allocate gigabytes before failing.
+void check_pixel_count(int w, int h) {
+    if (w > 0 && h > 0 && uint64_t(w) * uint64_t(h) > wf::kMaxFilmPixels)
+        throw wf::ImageError("image of " + std::to_string(w) + "x" + std::to_string(h) + " pixels exceeds the " +
+                             std::to_string(wf::kMaxFilmPixels) + "-pixel limit");
+}
+
 int checked_length(const wf::image_codecs::Bytes& file) {
     if (file.size() > static_cast<size_t>(INT_MAX)) throw wf::ImageError("file is larger than 2 GiB");
     return static_cast<int>(file.size());
@@ -116,6 +127,42 @@ bool radiance_pixels_truncated(const wf::image_codecs::Bytes& file, int width, i
     return false;
 }
 
+// Walks the chunks up to IEND. Throws ImageError when one declares more bytes than the
+// file has left: stb_image would first grow its IDAT buffer to the declared size (up to
+// 2 GiB for a 190-byte file, found by fuzz/fuzz_image_stb.cpp) and only then fail.
+// Returns `file` without its zero-length IDAT chunks, or nullptr when it has none. They are
+// valid PNG and carry nothing (a PNG's image data is the concatenation of its IDAT chunks),
+// but stb_image, given one before any image data, calls memcpy(NULL, src, 0): undefined
+// behaviour (found by the same fuzzer). Regression inputs: fuzz/regressions/image_stb/.
+// Other malformed chunk lists are left for stb to report.
+std::unique_ptr<wf::image_codecs::Bytes> without_empty_idat_chunks(const wf::image_codecs::Bytes& file) {
+    auto be32 = [&](size_t at) {
+        return (uint32_t(file[at]) << 24) | (uint32_t(file[at + 1]) << 16) | (uint32_t(file[at + 2]) << 8) |
+               uint32_t(file[at + 3]);
+    };
+    std::vector<std::pair<size_t, size_t>> empty_idat;  // [begin, end) of each, in the file
+    for (size_t at = 8; at + 8 <= file.size();) {  // length and type present
+        const uint32_t length = be32(at);
+        auto type_is = [&](const char* t) { return std::equal(file.begin() + long(at) + 4, file.begin() + long(at) + 8, t); };
+        if (type_is("IEND")) break;  // stb reads no further (not even IEND's CRC)
+        if (uint64_t(at) + 12 + length > file.size())  // data and CRC
+            throw wf::ImageError("truncated PNG: the chunk at byte " + std::to_string(at) + " declares " +
+                                 std::to_string(length) + " bytes, more than the file has left");
+        if (length == 0 && type_is("IDAT")) empty_idat.emplace_back(at, at + 12);
+        at += 12 + size_t(length);
+    }
+    if (empty_idat.empty()) return nullptr;
+    auto out = std::make_unique<wf::image_codecs::Bytes>();
+    out->reserve(file.size());
+    size_t copied = 0;
+    for (auto [begin, end] : empty_idat) {
+        out->insert(out->end(), file.begin() + long(copied), file.begin() + long(begin));
+        copied = end;
+    }
+    out->insert(out->end(), file.begin() + long(copied), file.end());
+    return out;
+}
+
 }  // namespace
 
 namespace wf::image_codecs {
@@ -144,12 +191,15 @@ Bytes encode_png(const Image& image, float exposure) {
     return out;
 }
 
-Image decode_png(const Bytes& file) {
+Image decode_png(const Bytes& original) {
     static constexpr std::array<uint8_t, 8> kSignature = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (file.size() < kSignature.size() || !std::equal(kSignature.begin(), kSignature.end(), file.begin()))
+    if (original.size() < kSignature.size() || !std::equal(kSignature.begin(), kSignature.end(), original.begin()))
         throw ImageError("not a PNG file (bad signature)");
+    const std::unique_ptr<Bytes> cleaned = without_empty_idat_chunks(original);
+    const Bytes& file = cleaned ? *cleaned : original;
     const int length = checked_length(file);
     int w = 0, h = 0, channels_in_file = 0;
+    if (stbi_info_from_memory(file.data(), length, &w, &h, &channels_in_file)) check_pixel_count(w, h);
     Image image;
     if (stbi_is_16_bit_from_memory(file.data(), length)) {
         std::unique_ptr<stbi_us, StbiFree> rgb16(
@@ -179,6 +229,7 @@ Image decode_hdr(const Bytes& file) {
     if (!stbi_info_from_memory(file.data(), length, &w, &h, &channels_in_file))
         throw ImageError("cannot decode Radiance HDR: " + stbi_reason());
     if (w <= 0 || h <= 0) throw ImageError("Radiance HDR image has no pixels");
+    check_pixel_count(w, h);
     if (radiance_pixels_truncated(file, w, h)) throw ImageError("Radiance HDR file is truncated");
     std::unique_ptr<float, StbiFree> rgb(stbi_loadf_from_memory(file.data(), length, &w, &h, &channels_in_file, 3));
     if (!rgb) throw ImageError("cannot decode Radiance HDR: " + stbi_reason());

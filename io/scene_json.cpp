@@ -357,9 +357,29 @@ Vec3f Reader::point(const Node& n) const {
 }
 
 Vec3f Reader::direction(const Node& n) const {
-    Vec3f v = point(n);
-    if (!(length_squared(v) > 0.0f) || !is_finite(normalize(v))) fail(n, "non-zero direction");
+    point(n);  // shape, finiteness and range, with their messages
+    // Scaled in double before rounding to float, so components below the float range
+    // (1e-50) keep their ratios instead of flushing to zero.
+    double d[3], largest = 0.0;
+    for (size_t i = 0; i < 3; ++i) {
+        d[i] = (*n)[i].get<double>();
+        largest = std::max(largest, std::fabs(d[i]));
+    }
+    if (!(largest > 0.0)) fail(n, "non-zero direction");
+    if (largest >= kTinyVectorComponent) return point(n);
+    int e = 0;
+    std::frexp(largest, &e);  // largest = m * 2^e, m in [0.5, 1)
+    Vec3f v(float(std::ldexp(d[0], 1 - e)), float(std::ldexp(d[1], 1 - e)), float(std::ldexp(d[2], 1 - e)));
+    if (!is_finite(normalize(v))) fail(n, "non-zero direction");
     return v;
+}
+
+Vec3f rescaled_if_tiny(Vec3f v) {
+    float largest = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+    if (!(largest > 0.0f) || double(largest) >= kTinyVectorComponent) return v;
+    int e = 0;
+    std::frexp(largest, &e);
+    return Vec3f(std::ldexp(v.x, 1 - e), std::ldexp(v.y, 1 - e), std::ldexp(v.z, 1 - e));
 }
 
 Vec3f Reader::color(const Node& n, Interval range) const {

@@ -28,6 +28,27 @@ inline constexpr double kMaxCoordinate = 1e10;
 // Objects and arrays nested deeper than this are rejected (the format needs 4).
 inline constexpr int kMaxNesting = 64;
 
+// ---- Limits derived from float arithmetic (checked by the loader) ---------------------------
+// Sphere radius. A float coordinate of magnitude M is known to within its spacing, about
+// M * 2^-23; ray hit points, their error bounds and the light-sampling pdfs (1 / (4 pi r^2)
+// times squared distances up to the scene's diameter) stop making sense once the radius
+// nears that spacing. So a sphere needs r >= 2^-20 M (8 spacings), M the largest coordinate
+// magnitude of the geometry and the camera: then 1 / (4 pi r^2) * (2 sqrt(3) M)^2 / cos,
+// the largest area-to-solid-angle pdf (cos >= 1e-6), stays below 2^61, and squares of
+// such pdfs (the MIS ratios) below the float maximum 2^128. The absolute floor keeps
+// r^2 and 4 pi r^2 normal floats (>= 2^-126) with room for a further factor 2^-6.
+inline constexpr double kMinSphereRadiusRelative = 0x1p-20;
+inline constexpr double kMinSphereRadius = 0x1p-60;
+// Light power. Lights are picked uniformly, so a light path starts with throughput
+// N * Phi (N lights; Phi the power: pi * area * radiance for an area light, 4 pi * intensity
+// for a point light, pi R^2 * irradiance for a directional one, 4 pi * pi R^2 * radiance for
+// the environment; R the scene's bounding radius). Bounding N * Phi by 2^96 leaves 2^32 of
+// the float range (max 2^128) for the gains a sample picks up later: 1 / d^2 towards near
+// surfaces, the camera importance, BSDF ratios. Area lights are checked as their shape is
+// read, before N is known, against the loader's limit N < 2^31: Phi <= 2^65.
+inline constexpr double kMaxLightPathThroughput = 0x1p96;
+inline constexpr double kMaxAreaLightPower = 0x1p65;
+
 // A JSON value and the JSON pointer (RFC 6901) that names it; "" is the document root.
 struct Node {
     const Json* value = nullptr;
@@ -35,6 +56,14 @@ struct Node {
     const Json& operator*() const { return *value; }
     const Json* operator->() const { return value; }
 };
+
+// Components below this make |v|^2 a denormal float or 0 (|v| < 2^-63), so normalize(v)
+// comes out non-unit or infinite: a 3e-23 camera vector frames the image wrongly.
+inline constexpr double kTinyVectorComponent = 0x1p-60;
+// `v` as written when its largest component is at least kTinyVectorComponent; otherwise
+// `v` times a power of two (exact, the direction unchanged) bringing its largest
+// component into [1, 2). Zero stays zero.
+Vec3f rescaled_if_tiny(Vec3f v);
 
 // Closed or open numeric interval used for range checks and their messages.
 struct Interval {
@@ -103,7 +132,9 @@ public:
 
     // [x, y, z]: finite, |coordinate| <= kMaxCoordinate.
     Vec3f point(const Node& n) const;
-    // A non-zero direction vector (not normalised).
+    // A non-zero direction vector (not normalised). One too short to normalise in float
+    // (largest component < kTinyVectorComponent: 3e-23, a denormal double) is scaled by a
+    // power of two so that its largest component lies in [1, 2): its direction is kept.
     Vec3f direction(const Node& n) const;
     // A colour: one number (grey) or [r, g, b]; every channel in `range`.
     Vec3f color(const Node& n, Interval range) const;

@@ -3,7 +3,10 @@
 // access in scene_json.cpp. The format is documented in docs/scene-format.md.
 #include "io/scene_loader.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +14,8 @@
 #include <limits>
 #include <new>
 
+#include "io/mesh.h"
+#include "io/mesh_placement.h"
 #include "io/scene_json.h"
 #include "io/scene_materials.h"
 #include "io/scene_shapes.h"
@@ -50,6 +55,44 @@ void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     s.radius_alpha = r.real_or(n, "radius_alpha", s.radius_alpha, Interval{0.0, 1.0, true, true});
 }
 
+// The float field of view (degrees) must give the camera a tangent T = tan(fov / 2) with
+// 2^-19 <= T < inf. 179.999999 degrees is 180 as a float, whose angle in radians rounds
+// above pi, so T = tan(pi/2 + a little) is negative: the image comes out rotated by 180
+// degrees (the largest float below 180, 179.99998, still gives T > 0: accepted). At
+// the small end, the pinhole importance (h / 2T)^2 / cos^3 must stay finite with room to
+// spare for any film height h <= 2^14: T >= 2^-19 keeps (h / 2T)^2 <= 2^64.
+constexpr float kMinTanHalfFov = 0x1p-19f;
+
+bool fov_is_usable(float degrees) {
+    CameraDesc probe;  // the exact arithmetic of CameraDesc::build and Camera::look
+    probe.fov_y_degrees = degrees;
+    float t = probe.build(1, 1).tan_half_fov_y;
+    return t >= kMinTanHalfFov && std::isfinite(t);
+}
+
+struct FovRange {
+    float lo, hi;
+};
+
+// The usable floats form one interval (T grows with the angle up to pi/2); its ends are
+// found by bisection over the float bit patterns of (0, 180).
+FovRange usable_fov_range() {
+    static const FovRange range = [] {
+        auto bits = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+        auto value = [](uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; };
+        uint32_t inside = bits(45.0f);
+        // Largest usable: usable at lo, not at hi.
+        uint32_t lo = inside, hi = bits(180.0f);
+        while (hi - lo > 1) { uint32_t mid = lo + (hi - lo) / 2; (fov_is_usable(value(mid)) ? lo : hi) = mid; }
+        float largest = value(lo);
+        // Smallest usable: not usable at lo, usable at hi.
+        lo = 0, hi = inside;
+        while (hi - lo > 1) { uint32_t mid = lo + (hi - lo) / 2; (fov_is_usable(value(mid)) ? hi : lo) = mid; }
+        return FovRange{value(hi), largest};
+    }();
+    return range;
+}
+
 void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
     r.expect_object(n, "camera");
     r.check_keys(n, {"position", "look_at", "forward", "up", "fov", "aperture_radius", "focus_distance"}, "camera");
@@ -61,10 +104,10 @@ void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
         r.fail(forward->pointer, "either \"look_at\" or \"forward\", not both", "both");
     if (look_at) {
         Vec3f d = r.point(*look_at) - cam.position;
-        if (!(length_squared(d) > 0.0f) || !is_finite(normalize(d)))
+        if (!(max_component(abs(d)) > 0.0f) || !is_finite(normalize(rescaled_if_tiny(d))))
             r.fail(*look_at, "a point away from the camera position");
-        cam.forward = d;
-        default_focus = length(d);
+        cam.forward = rescaled_if_tiny(d);  // a tiny d squared would underflow
+        default_focus = float(std::sqrt(double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z));
     } else if (forward) {
         cam.forward = r.direction(*forward);
     }
@@ -74,7 +117,13 @@ void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
         if (up) r.fail(*up, "an up vector not parallel to the view direction");
         r.fail(n.pointer, "\"up\" (the default [0, 1, 0] is parallel to the view direction)", "none");
     }
-    cam.fov_y_degrees = r.real_or(n, "fov", 45.0f, Interval{0.0, 180.0, true, true});
+    if (auto fov = r.member(n, "fov")) {
+        cam.fov_y_degrees = r.real(*fov, Interval{0.0, 180.0, true, true});
+        FovRange ok = usable_fov_range();
+        if (!(cam.fov_y_degrees >= ok.lo && cam.fov_y_degrees <= ok.hi))
+            r.fail(*fov, Interval{ok.lo, ok.hi}.describe() + " (as a float; outside it the camera's tan(fov / 2) " +
+                   "is negative, 0 or too small: " + "an image upside down or an unbounded importance)");
+    }
     cam.aperture_radius = r.real_or(n, "aperture_radius", 0.0f, Interval{0.0, kMaxCoordinate});
     cam.focus_distance = r.real_or(n, "focus_distance", default_focus, Interval{0.0, kMaxCoordinate, true, false});
 }
@@ -110,11 +159,113 @@ void read_lights(const Reader& r, const Node& n, std::vector<Light>& lights) {
     }
 }
 
+// Checks that need the whole scene (see scene_json.h for the limits and their reasons).
+void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene) {
+    Aabb box = scene.bounds();
+    float largest = max_component(abs(scene.camera.position));
+    if (!box.empty()) largest = std::max({largest, max_component(abs(box.lo)), max_component(abs(box.hi))});
+
+    if (auto shapes = r.member(root, "shapes")) {
+        double min_radius = std::max(kMinSphereRadius, kMinSphereRadiusRelative * double(largest));
+        size_t sphere = 0;  // each sphere shape adds one sphere, in order
+        for (size_t i = 0; i < (*shapes)->size(); ++i) {
+            Node shape = r.element(*shapes, i);
+            auto type = r.member(shape, "type");
+            if (!type || **type != "sphere") continue;
+            Node radius = r.required(shape, "radius", "a sphere shape");
+            // The placed radius (a "transform" may scale it), else the written one.
+            double placed = sphere < scene.spheres.size() ? scene.spheres[sphere].radius : r.real(radius);
+            ++sphere;
+            if (placed < min_radius) {
+                char expected[200];
+                std::snprintf(expected, sizeof expected,
+                              "number >= %g (2^-20 of the scene's largest coordinate magnitude, %g, and >= 2^-60: "
+                              "a smaller sphere is below float resolution)",
+                              min_radius, double(largest));
+                std::string got = describe(*radius);
+                if (placed != double(r.real(radius))) {
+                    char once[64];
+                    std::snprintf(once, sizeof once, " (%g once transformed)", placed);
+                    got += once;
+                }
+                r.fail(radius.pointer, expected, got);
+            }
+        }
+    }
+
+    auto lights = r.member(root, "lights");
+    if (!lights) return;
+    double num_lights = double(scene.lights.size());
+    double radius = scene.bounding_sphere().radius;
+    size_t first_explicit = scene.lights.size() - (*lights)->size();
+    for (size_t i = 0; i < (*lights)->size(); ++i) {
+        const Light& l = scene.lights[first_explicit + i];
+        double value = max_component(l.radiance), power = 0.0;
+        const char* key = "";
+        const char* formula = "";
+        switch (l.type) {
+        case LightType::Point: key = "intensity", formula = "4 pi * intensity", power = 4.0 * kPi * value; break;
+        case LightType::Directional:
+            key = "irradiance", formula = "pi R^2 * irradiance", power = kPi * radius * radius * value;
+            break;
+        case LightType::Environment:
+            key = "radiance", formula = "4 pi * pi R^2 * radiance", power = 4.0 * kPi * kPi * radius * radius * value;
+            break;
+        default: continue;
+        }
+        if (num_lights * power <= kMaxLightPathThroughput) continue;
+        Node light = r.element(*lights, i);
+        std::string at = r.member(light, key) ? pointer_append(light.pointer, key) : light.pointer;
+        char expected[240], got[160];
+        std::snprintf(expected, sizeof expected,
+                      "%s <= %g, so that (number of lights) * power = %g * %s <= 2^96%s",
+                      key, kMaxLightPathThroughput / (num_lights * power / value), num_lights, formula,
+                      l.type == LightType::Point ? "" : (" (R = " + std::to_string(radius) + ", the scene's bounding radius)").c_str());
+        std::snprintf(got, sizeof got, "%g", value);
+        r.fail(at, expected, got);
+    }
+}
+
+// A mesh file rendered on its own: default material, a neutral environment light of
+// radiance 1, and a camera that frames the mesh's bounding sphere from the front
+// (+z), a little to the right and above (+x, +y, y up), as most models are authored.
+HostScene load_mesh_file_scene(const std::string& path, SceneLoadStats* stats) {
+    try {
+        HostScene scene;
+        scene.source_path = path;
+        scene.materials.push_back(default_material());
+        scene.material_names.emplace_back(kDefaultMaterialName);
+        GeometryBuilder geometry;
+        ShapeCommon sc;  // material 0, not emitting
+        for (IndexedMesh& m : read_mesh_file(path)) place_mesh(MeshPlace{path, "", ""}, std::move(m), Affine3(), sc, geometry);
+        scene.prims = geometry.finish();
+        scene.triangles = std::move(geometry.triangles);
+        scene.meshes = std::move(geometry.meshes);
+        Light environment;
+        environment.type = LightType::Environment;
+        environment.radiance = Vec3f(1.0f);
+        scene.lights.push_back(environment);
+        if (stats) stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+
+        SceneSphere bounds = scene.bounding_sphere();
+        CameraDesc& cam = scene.camera;
+        float half_fov = 0.5f * cam.fov_y_degrees * kPi / 180.0f;
+        float distance = 1.1f * bounds.radius / std::sin(half_fov);  // the sphere fits the height with a margin
+        Vec3f from_center = normalize(Vec3f(0.4f, 0.3f, 1.0f));
+        cam.position = bounds.center + distance * from_center;
+        cam.forward = -from_center;
+        cam.up = Vec3f(0.0f, 1.0f, 0.0f);
+        cam.focus_distance = distance;
+        return scene;
+    } catch (const std::bad_alloc&) {
+        throw SceneError(one_line(path) + ": out of memory while loading the mesh");
+    }
+}
+
 }  // namespace
 
 HostScene parse_scene(const std::string& json_text, const std::string& source_name,
-                      const std::string& /*base_dir: for file includes (meshes, glTF) to come*/,
-                      SceneLoadStats* stats) {
+                      const std::string& base_dir, SceneLoadStats* stats) {
     try {
         Json doc = parse_document(json_text, source_name);
         Reader r(source_name);
@@ -133,7 +284,7 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
         if (auto n = r.member(root, "materials")) materials.read(r, *n);
 
         GeometryBuilder geometry;
-        if (auto n = r.member(root, "shapes")) read_shapes(r, *n, materials, geometry);
+        if (auto n = r.member(root, "shapes")) read_shapes(r, *n, materials, base_dir, geometry);
         if (geometry.triangles.size() + geometry.spheres.size() > size_t(std::numeric_limits<int32_t>::max()))
             r.fail(root.pointer, "fewer than 2^31 primitives", "more");
 
@@ -146,9 +297,11 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
         scene.lights = std::move(geometry.lights);
         scene.triangles = std::move(geometry.triangles);
         scene.spheres = std::move(geometry.spheres);
+        scene.meshes = std::move(geometry.meshes);
         scene.materials = std::move(materials.materials);
         scene.material_names = std::move(materials.names);
         if (stats) stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+        check_scene_scale(r, root, scene);
         return scene;
     } catch (const std::bad_alloc&) {
         throw SceneError(one_line(source_name) + ": out of memory while loading the scene");
@@ -157,6 +310,7 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
 
 HostScene load_scene(const std::string& path, SceneLoadStats* stats) {
     namespace fs = std::filesystem;
+    if (mesh_format_of(path)) return load_mesh_file_scene(path, stats);
     const std::string name = one_line(path.empty() ? std::string("(empty path)") : path);
     std::error_code ec;
     if (fs::is_directory(path, ec)) throw SceneError(name + ": cannot open: is a directory");

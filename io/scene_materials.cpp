@@ -8,6 +8,15 @@ namespace {
 // Reflectance sums above 1 would create energy; a little slack for decimal round-off.
 constexpr float kEnergySlack = 1e-5f;
 
+// Largest Phong exponent n. The lobe cos^n is evaluated at float cosines, and near 1 these
+// are spaced 2^-24 apart (2^-23 above 1, where rounding can put a computed cos_r): the
+// lobe changes by a factor (1 - 2^-24)^n ~ exp(-n 2^-24) from one representable cosine
+// to the next. Its normalisation (n + 2) / (2 pi) assumes a continuous lobe, so the
+// step must stay small: n <= 2^17 keeps it within 1% (exp(2^-7)). At n = 1e9 the whole
+// lobe falls between two cosines, and cos_r = 1 + 2^-23 gives cos^n = exp(119) = inf:
+// NaN samples.
+constexpr double kMaxPhongExponent = 0x1p17;
+
 Material read_material(const Reader& r, const Node& n) {
     r.expect_object(n, "material");
     std::string type = r.choice(r.required(n, "type", "a material"),
@@ -31,7 +40,7 @@ Material read_material(const Reader& r, const Node& n) {
         m.kd = r.color_or(n, "kd", Vec3f(0.0f), kUnit);
         m.ks = r.color_or(n, "ks", Vec3f(0.0f), kUnit);
         m.km = r.color_or(n, "km", Vec3f(0.0f), kUnit);
-        m.phong_exponent = r.real_or(n, "phong_exponent", 1.0f, kNonNegative);
+        m.phong_exponent = r.real_or(n, "phong_exponent", 1.0f, Interval{0.0, kMaxPhongExponent});
         m.ior = -1.0f;
         if (auto ior = r.member(n, "ior")) {
             m.ior = r.real(*ior);

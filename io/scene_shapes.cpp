@@ -1,17 +1,15 @@
 #include "io/scene_shapes.h"
 
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
+#include "io/mesh.h"
+#include "io/mesh_placement.h"
+
 namespace wf::scene_json {
 namespace {
-
-// What every shape type shares.
-struct ShapeCommon {
-    uint32_t material = 0;
-    Vec3f emission{0.0f};  // black: not a light
-    bool flip_normals = false;
-};
 
 // Zero area in float arithmetic, or too large to have a usable normal.
 bool degenerate(Vec3f a, Vec3f b, Vec3f c) {
@@ -19,23 +17,25 @@ bool degenerate(Vec3f a, Vec3f b, Vec3f c) {
     return !(length_squared(n) > 0.0f) || !is_finite(normalize(n));
 }
 
+// A triangle in the shape's coordinates, placed by its transform. A mirroring transform
+// reverses the winding, so that the normal keeps facing the same side of the shape.
 void add_triangle(const Reader& r, const Node& at, Vec3f a, Vec3f b, Vec3f c, const ShapeCommon& sc,
                   GeometryBuilder& g) {
     if (g.triangles.size() >= size_t(std::numeric_limits<int32_t>::max()))
         r.fail(at, "fewer than 2^31 primitives in the scene");
-    if (sc.flip_normals) std::swap(b, c);  // normal = normalize(cross(p1 - p0, p2 - p0))
-    PrimInfo p;
-    p.material = sc.material;
-    if (!is_black(sc.emission)) {
-        p.light = int32_t(g.lights.size());
-        Light l;
-        l.type = LightType::Area;
-        l.prim = uint32_t(g.triangles.size());
-        l.radiance = sc.emission;
-        g.lights.push_back(l);
+    if (!sc.transform.is_identity()) {
+        a = sc.transform.point(a), b = sc.transform.point(b), c = sc.transform.point(c);
+        if (sc.transform.determinant() < 0) std::swap(b, c);
+        for (Vec3f p : {a, b, c})
+            if (!(max_component(abs(p)) <= kMaxCoordinate))
+                r.fail(sc.transform_at, "a transform that keeps coordinates within magnitude 1e10",
+                       "a vertex at (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z) + ")");
+        if (degenerate(a, b, c))
+            r.fail(sc.transform_at, "a transform that leaves every triangle of the shape a non-zero area (in float)",
+                   "a triangle of zero area");
     }
-    g.triangles.push_back({a, b, c});
-    g.triangle_prims.push_back(p);
+    if (sc.flip_normals) std::swap(b, c);  // normal = normalize(cross(p1 - p0, p2 - p0))
+    g.add_world_triangle({a, b, c}, sc.material, sc.emission);
 }
 
 // Parallelogram corner, corner+u, corner+u+v, corner+v; normal along cross(u, v).
@@ -76,7 +76,25 @@ bool fast_index_triple(const Json& v, size_t count, uint32_t idx[3]) {
     return true;
 }
 
-void read_mesh(const Reader& r, const Node& n, const ShapeCommon& sc, GeometryBuilder& g) {
+// A mesh file, with the node transforms of a glTF, placed by the shape's transform.
+void read_mesh_file_shape(const Reader& r, const Node& n, const Node& file, const ShapeCommon& sc,
+                          const std::string& base_dir, GeometryBuilder& g) {
+    for (const char* key : {"positions", "indices"})
+        if (auto extra = r.member(n, key))
+            r.fail(extra->pointer, "either \"file\" or \"positions\" (and \"indices\"), not both", "both");
+    std::string path = resolve_scene_path(base_dir, r.string(file));
+    std::vector<IndexedMesh> meshes;
+    try {
+        meshes = read_mesh_file(path);
+    } catch (const SceneError& e) {  // the mesh file's own message, after the place in the scene
+        throw SceneError(one_line(r.source()) + ": " + file.pointer + ": " + e.what());
+    }
+    MeshPlace at{r.source(), file.pointer, sc.transform_at};
+    for (IndexedMesh& m : meshes) place_mesh(at, std::move(m), sc.transform, sc, g);
+}
+
+void read_mesh(const Reader& r, const Node& n, const ShapeCommon& sc, const std::string& base_dir, GeometryBuilder& g) {
+    if (auto file = r.member(n, "file")) return read_mesh_file_shape(r, n, *file, sc, base_dir, g);
     Node positions_node = r.required(n, "positions", "a mesh shape");
     r.expect_array(positions_node, "[x, y, z] positions");
     if (positions_node->size() < 3) r.fail(positions_node, "at least 3 positions");
@@ -119,25 +137,30 @@ void read_mesh(const Reader& r, const Node& n, const ShapeCommon& sc, GeometryBu
         for (size_t i = 0; i < indices.size(); ++i) indices[i] = uint32_t(i);
     }
 
-    size_t kept = 0;
-    for (size_t t = 0; t < indices.size() / 3; ++t) {
-        Vec3f a = positions[indices[3 * t]], b = positions[indices[3 * t + 1]], c = positions[indices[3 * t + 2]];
-        if (degenerate(a, b, c)) {
-            ++g.dropped_degenerate_triangles;
-            continue;
-        }
-        add_triangle(r, triangles_node, a, b, c, sc, g);
-        ++kept;
-    }
-    if (kept == 0)
-        r.fail(triangles_node.pointer, "at least one triangle of non-zero area",
-               std::to_string(indices.size() / 3) + " degenerate triangles");
+    IndexedMesh mesh;
+    mesh.positions = std::move(positions);
+    mesh.indices = std::move(indices);
+    place_mesh(MeshPlace{r.source(), triangles_node.pointer, sc.transform_at}, std::move(mesh), sc.transform, sc, g);
 }
 
 void read_sphere(const Reader& r, const Node& n, const ShapeCommon& sc, GeometryBuilder& g) {
     Sphere s;
     s.center = r.point(r.required(n, "center", "a sphere shape"));
     s.radius = r.real(r.required(n, "radius", "a sphere shape"), Interval{0.0, kMaxCoordinate, true, false});
+    if (!sc.transform.is_identity()) {
+        // A sphere stays a sphere under rotation, mirroring, uniform scale and translation only.
+        Vec3f axes = sc.transform.column_lengths();
+        if (!sc.transform.is_similarity(1e-5))
+            r.fail(sc.transform_at, "a rotation, uniform scale and translation (a sphere cannot be stretched or sheared)",
+                   "axis scales " + std::to_string(axes.x) + ", " + std::to_string(axes.y) + ", " + std::to_string(axes.z) +
+                       (std::fabs(axes.x - axes.y) + std::fabs(axes.y - axes.z) <= 1e-5f * axes.x ? " with a shear" : ""));
+        s.center = sc.transform.point(s.center);
+        s.radius *= (axes.x + axes.y + axes.z) / 3.0f;
+        if (!(max_component(abs(s.center)) + s.radius <= kMaxCoordinate) || !(s.radius > 0.0f))
+            r.fail(sc.transform_at, "a transform that keeps the sphere within magnitude 1e10 (and its radius > 0)",
+                   "centre (" + std::to_string(s.center.x) + ", " + std::to_string(s.center.y) + ", " +
+                       std::to_string(s.center.z) + "), radius " + std::to_string(s.radius));
+    }
     if (g.spheres.size() >= size_t(std::numeric_limits<int32_t>::max()))
         r.fail(n, "fewer than 2^31 primitives in the scene");
     PrimInfo p;
@@ -156,31 +179,67 @@ void read_sphere(const Reader& r, const Node& n, const ShapeCommon& sc, Geometry
     g.sphere_prims.push_back(p);
 }
 
-void read_shape(const Reader& r, const Node& n, MaterialTable& materials, GeometryBuilder& g) {
+// The lights [first_light, end) that shape `n` just added: each one's power pi * area *
+// radiance must stay <= kMaxAreaLightPower (see scene_json.h for why).
+void check_area_light_power(const Reader& r, const Node& n, const GeometryBuilder& g, size_t first_light) {
+    for (size_t k = first_light; k < g.lights.size(); ++k) {
+        const Light& l = g.lights[k];
+        bool sphere = !g.sphere_light_ids.empty() && g.sphere_light_ids.back() == k;
+        double area;
+        if (sphere) {
+            double radius = g.spheres[l.prim].radius;
+            area = 4.0 * kPi * radius * radius;
+        } else {
+            const Triangle& t = g.triangles[l.prim];
+            Vec3f e1 = t.p1 - t.p0, e2 = t.p2 - t.p0;
+            double cx = double(e1.y) * e2.z - double(e1.z) * e2.y, cy = double(e1.z) * e2.x - double(e1.x) * e2.z,
+                   cz = double(e1.x) * e2.y - double(e1.y) * e2.x;
+            area = 0.5 * std::sqrt(cx * cx + cy * cy + cz * cz);
+        }
+        double power = kPi * area * double(max_component(l.radiance));
+        if (power > kMaxAreaLightPower) {
+            char got[160];
+            std::snprintf(got, sizeof got, "%g (pi * area %g * radiance %g)", power, area,
+                          double(max_component(l.radiance)));
+            r.fail(pointer_append(n.pointer, "emission"),
+                   "an emission whose power pi * area * radiance per light (sphere or triangle) is <= 2^65 = 3.7e19", got);
+        }
+    }
+}
+
+void read_shape(const Reader& r, const Node& n, MaterialTable& materials, const std::string& base_dir,
+                GeometryBuilder& g) {
     r.expect_object(n, "shape");
     std::string type = r.choice(r.required(n, "type", "a shape"), {"sphere", "mesh", "triangle", "quad", "box"});
     if (type == "sphere")
-        r.check_keys(n, {"type", "center", "radius", "material", "emission", "flip_normals", "name"}, "a sphere shape");
+        r.check_keys(n, {"type", "center", "radius", "material", "emission", "flip_normals", "name", "transform"},
+                     "a sphere shape");
     else if (type == "mesh")
-        r.check_keys(n, {"type", "positions", "indices", "material", "emission", "flip_normals", "name"}, "a mesh shape");
+        r.check_keys(n, {"type", "positions", "indices", "file", "material", "emission", "flip_normals", "name", "transform"},
+                     "a mesh shape");
     else if (type == "triangle")
-        r.check_keys(n, {"type", "vertices", "material", "emission", "flip_normals", "name"}, "a triangle shape");
+        r.check_keys(n, {"type", "vertices", "material", "emission", "flip_normals", "name", "transform"},
+                     "a triangle shape");
     else if (type == "quad")
-        r.check_keys(n, {"type", "corner", "edge_u", "edge_v", "material", "emission", "flip_normals", "name"},
+        r.check_keys(n, {"type", "corner", "edge_u", "edge_v", "material", "emission", "flip_normals", "name", "transform"},
                      "a quad shape");
     else
-        r.check_keys(n, {"type", "min", "max", "material", "emission", "flip_normals", "name"}, "a box shape");
+        r.check_keys(n, {"type", "min", "max", "material", "emission", "flip_normals", "name", "transform"}, "a box shape");
 
     if (auto name = r.member(n, "name")) r.string(*name);  // documentation only
     ShapeCommon sc;
     sc.material = materials.resolve(r, r.member(n, "material"));
     sc.emission = r.color_or(n, "emission", Vec3f(0.0f), kNonNegative);
     sc.flip_normals = r.boolean_or(n, "flip_normals", false);
+    if (auto t = r.member(n, "transform")) {
+        sc.transform = read_transform(r, *t);
+        sc.transform_at = t->pointer;
+    }
 
     if (type == "sphere") {
         read_sphere(r, n, sc, g);
     } else if (type == "mesh") {
-        read_mesh(r, n, sc, g);
+        read_mesh(r, n, sc, base_dir, g);
     } else if (type == "triangle") {
         Node v = r.required(n, "vertices", "a triangle shape");
         if (!v->is_array() || v->size() != 3) r.fail(v, "array of 3 vertices [[x, y, z], [x, y, z], [x, y, z]]");
@@ -194,7 +253,7 @@ void read_shape(const Reader& r, const Node& n, MaterialTable& materials, Geomet
         if (!add_quad(r, n, corner, u, v, sc, g))
             r.fail(v_node.pointer, "edge_v not parallel to edge_u (a quad of non-zero area)",
                    describe(*v_node) + " with edge_u " + describe(*u_node));
-    } else {  // box: axis-aligned, 12 triangles with outward normals
+    } else {  // box: axis-aligned in its own coordinates, 12 triangles with outward normals
         Vec3f lo = r.point(r.required(n, "min", "a box shape"));
         Node max_node = r.required(n, "max", "a box shape");
         Vec3f hi = r.point(max_node);
@@ -215,9 +274,30 @@ void read_shape(const Reader& r, const Node& n, MaterialTable& materials, Geomet
 
 }  // namespace
 
-void read_shapes(const Reader& r, const Node& shapes, MaterialTable& materials, GeometryBuilder& out) {
+void read_shapes(const Reader& r, const Node& shapes, MaterialTable& materials, const std::string& base_dir,
+                 GeometryBuilder& out) {
     r.expect_array(shapes, "list of shapes");
-    for (size_t i = 0; i < shapes->size(); ++i) read_shape(r, r.element(shapes, i), materials, out);
+    for (size_t i = 0; i < shapes->size(); ++i) {
+        size_t first_light = out.lights.size();
+        Node shape = r.element(shapes, i);
+        read_shape(r, shape, materials, base_dir, out);
+        check_area_light_power(r, shape, out, first_light);
+    }
+}
+
+void GeometryBuilder::add_world_triangle(const Triangle& t, uint32_t material, Vec3f emission) {
+    PrimInfo p;
+    p.material = material;
+    if (!is_black(emission)) {
+        p.light = int32_t(lights.size());
+        Light l;
+        l.type = LightType::Area;
+        l.prim = uint32_t(triangles.size());
+        l.radiance = emission;
+        lights.push_back(l);
+    }
+    triangles.push_back(t);
+    triangle_prims.push_back(p);
 }
 
 std::vector<PrimInfo> GeometryBuilder::finish() {

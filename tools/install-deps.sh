@@ -11,7 +11,11 @@ readonly PACKAGES=(
   libstb-dev           # PNG read/write, Radiance HDR read (io/image_stb.cpp)
   libtinyexr-dev       # OpenEXR (io/image_exr.cpp)
   zlib1g-dev           # tinyexr's ZIP compression (Debian builds it without miniz)
+  libtinyobjloader-dev # OBJ meshes (io/mesh_obj.cpp)
+  libtinygltf-dev      # glTF meshes (io/mesh_gltf.cpp)
   libgtest-dev         # tests
+  clang                # CI: sanitizer build and libFuzzer targets (.ci/run, fuzz/)
+  libclang-rt-dev      # clang's sanitizer and libFuzzer runtimes (only recommended by clang)
 )
 
 die() { echo "install-deps: $*" >&2; exit 1; }

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,20 +32,38 @@ public:
     HostBuffer(const HostBuffer&) = delete;
     HostBuffer& operator=(const HostBuffer&) = delete;
     ~HostBuffer() { cpu_memory().freed(data_.size() * sizeof(T)); }
-    void resize(size_t n) { set_size(n); data_.assign(n, T{}); }
+    void resize(size_t n) { replace(n, [&](std::vector<T>& v) { v.assign(n, T{}); }); }
     size_t size() const { return data_.size(); }
     T* data() { return data_.data(); }
     const T* data() const { return data_.data(); }
-    void upload(const T* src, size_t n) { set_size(n); data_.assign(src, src + n); }
+    void upload(const T* src, size_t n) { replace(n, [&](std::vector<T>& v) { v.assign(src, src + n); }); }
     void upload(const std::vector<T>& src) { upload(src.data(), src.size()); }
     void download(T* dst, size_t n) const { std::copy_n(data_.data(), n, dst); }
     std::vector<T> to_vector() const { return data_; }
     void fill_zero() { std::memset(static_cast<void*>(data_.data()), 0, data_.size() * sizeof(T)); }
 
 private:
-    void set_size(size_t n) {
-        cpu_memory().freed(data_.size() * sizeof(T));
-        cpu_memory().allocated(n * sizeof(T));
+    // Replaces the contents by n elements that `fill` writes. Over the memory limit, or
+    // when the host has no memory left, it throws OutOfMemoryError and the buffer and
+    // the counter keep their old state.
+    template <class Fill>
+    void replace(size_t n, Fill fill) {
+        const AllocationRequest request{uint64_t(n) * sizeof(T), n, type_name<T>()};
+        const uint64_t old_bytes = data_.size() * sizeof(T);
+        cpu_memory().check_limit(request, old_bytes, "cpu");
+        std::vector<T> fresh;
+        try {
+            fill(fresh);
+        } catch (const std::bad_alloc&) {
+            throw OutOfMemoryError(cpu_memory().describe_failure(request, "cpu") +
+                                   " failed: the host has no memory left");
+        } catch (const std::length_error&) {
+            throw OutOfMemoryError(cpu_memory().describe_failure(request, "cpu") +
+                                   " failed: larger than a vector can hold");
+        }
+        data_.swap(fresh);
+        cpu_memory().freed(old_bytes);
+        cpu_memory().allocated(request.bytes);
     }
     std::vector<T> data_;
 };
@@ -58,10 +78,12 @@ public:
     explicit CpuBackend(ThreadPool& pool = ThreadPool::global()) : pool_(pool) {}
 
     std::string device_name() const { return std::to_string(pool_.size()) + " CPU threads"; }
-    // Physical memory of the machine (for sizing checks before big allocations).
+    // For sizing checks before big allocations: physical memory of the machine, or
+    // what is left under --max-memory if that is less.
     uint64_t available_memory() const {
         long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-        return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : ~uint64_t(0);
+        uint64_t physical = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : ~uint64_t(0);
+        return std::min(physical, cpu_memory().left_under_limit());
     }
     MemoryCounter& memory() const { return cpu_memory(); }
 

@@ -2,6 +2,7 @@
 // collectives. Include only from .cu files (needs nvcc --extended-lambda).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -24,6 +25,25 @@ inline MemoryCounter& cuda_memory() {
     return counter;
 }
 
+// cudaMalloc that reports running out of device memory as OutOfMemoryError naming
+// the request, the device's free memory and what wavefront's buffers hold, never as a
+// crash.
+// (The caller checks the --max-memory limit, before it frees what the request replaces.)
+inline void* cuda_allocate(const AllocationRequest& request) {
+    void* ptr = nullptr;
+    cudaError_t status = cudaMalloc(&ptr, request.bytes);
+    if (status == cudaErrorMemoryAllocation) {
+        cudaGetLastError();  // not sticky: clear it so the device stays usable
+        size_t free_bytes = 0, total_bytes = 0;
+        cudaMemGetInfo(&free_bytes, &total_bytes);
+        throw OutOfMemoryError(cuda_memory().describe_failure(request, "cuda") + " failed: the GPU has " +
+                               format_bytes(free_bytes) + " free of " + format_bytes(total_bytes) +
+                               "; wavefront's buffers hold " + format_bytes(cuda_memory().current.load()));
+    }
+    WF_CUDA_CHECK(status);
+    return ptr;
+}
+
 template <class T>
 class CudaBuffer {
 public:
@@ -35,11 +55,13 @@ public:
     CudaBuffer(CudaBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) { o.ptr_ = nullptr; o.size_ = 0; }
 
     void resize(size_t n) {
+        const AllocationRequest request{uint64_t(n) * sizeof(T), n, type_name<T>()};
+        cuda_memory().check_limit(request, size_ * sizeof(T), "cuda");  // before the old buffer goes
         release();
         if (n == 0) return;
-        WF_CUDA_CHECK(cudaMalloc(&ptr_, n * sizeof(T)));
+        ptr_ = static_cast<T*>(cuda_allocate(request));
         size_ = n;
-        cuda_memory().allocated(n * sizeof(T));
+        cuda_memory().allocated(request.bytes);
         fill_zero();
     }
     size_t size() const { return size_; }
@@ -117,11 +139,12 @@ public:
     CudaBackend& operator=(const CudaBackend&) = delete;
 
     std::string device_name() const { return props_.name; }
-    // Bytes the device can still allocate (for sizing checks before big allocations).
+    // Bytes the device can still allocate, or what is left under --max-memory if that is
+    // less (for sizing checks before big allocations).
     uint64_t available_memory() const {
         size_t free_bytes = 0, total_bytes = 0;
         WF_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        return free_bytes;
+        return std::min<uint64_t>(free_bytes, cuda_memory().left_under_limit());
     }
     MemoryCounter& memory() const { return cuda_memory(); }
     const cudaDeviceProp& properties() const { return props_; }
@@ -140,7 +163,7 @@ public:
         begin(name);
         size_t bytes = 0;
         WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
-        WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp(bytes), bytes, in, out, n));
+        WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp(bytes, name), bytes, in, out, n));
         end(name);
     }
 
@@ -150,8 +173,8 @@ public:
         size_t bytes = 0;
         WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, values_in, values_out, n, 0,
                                                       key_bits));
-        WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp(bytes), bytes, keys_in, keys_out, values_in, values_out,
-                                                      n, 0, key_bits));
+        WF_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp(bytes, name), bytes, keys_in, keys_out, values_in,
+                                                      values_out, n, 0, key_bits));
         end(name);
     }
 
@@ -161,7 +184,7 @@ public:
         thrust::counting_iterator<uint32_t> indices(0);
         size_t bytes = 0;
         WF_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, indices, flags, out, num_selected, n));
-        WF_CUDA_CHECK(cub::DeviceSelect::Flagged(temp(bytes), bytes, indices, flags, out, num_selected, n));
+        WF_CUDA_CHECK(cub::DeviceSelect::Flagged(temp(bytes, name), bytes, indices, flags, out, num_selected, n));
         end(name);
     }
 
@@ -169,7 +192,7 @@ public:
         begin(name);
         size_t bytes = 0;
         WF_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in, out, n));
-        WF_CUDA_CHECK(cub::DeviceReduce::Sum(temp(bytes), bytes, in, out, n));
+        WF_CUDA_CHECK(cub::DeviceReduce::Sum(temp(bytes, name), bytes, in, out, n));
         end(name);
     }
 
@@ -254,8 +277,10 @@ private:
         WF_CUDA_CHECK(cudaEventRecord(events_[pending_.size()].stop));
         pending_.push_back(name);
     }
-    void* temp(size_t bytes) {
+    void* temp(size_t bytes, const char* stage) {
         if (bytes > temp_bytes_) {
+            const AllocationRequest request{bytes, 0, std::string("CUB temporary storage of stage '") + stage + "'"};
+            cuda_memory().check_limit(request, temp_bytes_, "cuda");
             if (temp_) {
                 void* old = temp_;
                 cuda_memory().freed(temp_bytes_);
@@ -263,7 +288,7 @@ private:
                 temp_bytes_ = 0;
                 WF_CUDA_CHECK(cudaFree(old));
             }
-            WF_CUDA_CHECK(cudaMalloc(&temp_, bytes));
+            temp_ = cuda_allocate(request);
             temp_bytes_ = bytes;
             cuda_memory().allocated(bytes);
         }

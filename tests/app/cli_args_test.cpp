@@ -1,8 +1,34 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "app/cli_args.h"
+#include "engine/integrators.h"
+#include "io/scene_loader.h"
 
 namespace wf {
+namespace {
+
+std::string usage_error_of(const std::vector<std::string>& args) {
+    try {
+        parse_cli_args(args);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+bool scene_loads(const std::string& json) {
+    try {
+        parse_scene(json, "inline.json", ".");
+        return true;
+    } catch (const SceneError&) {
+        return false;
+    }
+}
+
+}  // namespace
 
 TEST(CliArgs, ParsesEveryRenderOption) {
     CliArgs a = parse_cli_args({"render", "s.json", "-o", "x.exr", "--spp", "8", "--width", "64", "--height", "32",
@@ -43,6 +69,74 @@ TEST(CliArgs, RejectsBadArgumentsWithTheirName) {
     EXPECT_NE(message({"render"}).find("SCENE"), std::string::npos);
     EXPECT_NE(message({"paint"}).find("paint"), std::string::npos);
     EXPECT_NE(message({}).find("missing command"), std::string::npos);
+}
+
+TEST(CliArgs, MistypedOptionGetsADidYouMeanHint) {
+    EXPECT_NE(usage_error_of({"render", "s.json", "--sp", "4"}).find("did you mean \"--spp\"?"), std::string::npos);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--outptu", "a.png"}).find("did you mean \"--output\"?"),
+              std::string::npos);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--max-memroy", "4"}).find("did you mean \"--max-memory\"?"),
+              std::string::npos);
+    EXPECT_NE(usage_error_of({"rendr", "s.json"}).find("did you mean \"render\"?"), std::string::npos);
+    // Nothing close: no hint, but still the name of the option.
+    const std::string far = usage_error_of({"render", "s.json", "--frobnicate"});
+    EXPECT_NE(far.find("--frobnicate"), std::string::npos) << far;
+    EXPECT_EQ(far.find("did you mean"), std::string::npos) << far;
+}
+
+TEST(CliArgs, MistypedValuesGetAHint) {
+    EXPECT_NE(usage_error_of({"render", "s.json", "--integrator", "vcmm"}).find("did you mean \"vcm\"?"),
+              std::string::npos);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--backend", "cdua"}).find("did you mean \"cuda\"?"),
+              std::string::npos);
+}
+
+TEST(CliArgs, BackendGpuIsRefusedNamingCuda) {
+    // One name per backend: "gpu" used to be accepted and then reported as "cuda".
+    const std::string message = usage_error_of({"render", "s.json", "--backend", "gpu"});
+    EXPECT_NE(message.find("--backend"), std::string::npos) << message;
+    EXPECT_NE(message.find("'cuda'"), std::string::npos) << message;
+    EXPECT_EQ(message.find("\"cpu\""), std::string::npos) << message;  // not "did you mean cpu"
+    EXPECT_EQ(parse_cli_args({"render", "s.json", "--backend", "cuda"}).backend, BackendKind::Cuda);
+    EXPECT_EQ(parse_cli_args({"render", "s.json", "--backend", "auto"}).backend, BackendKind::Auto);
+}
+
+TEST(CliArgs, UsageListsTheIntegratorsOfTheTable) {
+    std::string expected;
+    for (const IntegratorInfo& info : kIntegrators) expected += (expected.empty() ? "" : "|") + std::string(info.name);
+    EXPECT_NE(cli_usage().find("--integrator " + expected + "]"), std::string::npos) << cli_usage();
+    EXPECT_NE(cli_usage().find("--max-memory MiB"), std::string::npos) << cli_usage();
+    for (const IntegratorInfo& info : kIntegrators)
+        EXPECT_EQ(*parse_cli_args({"render", "s.json", "--integrator", std::string(info.name)}).integrator, info.name);
+}
+
+TEST(CliArgs, SppAndDepthLimitsAreTheSceneFormats) {
+    const std::string most = std::to_string(kMaxCliSpp), over = std::to_string(kMaxCliSpp + 1);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--spp", most}).spp, kMaxCliSpp);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--spp", over}).find("--spp: expected 1.." + most),
+              std::string::npos);
+    EXPECT_TRUE(scene_loads(R"({"render": {"spp": )" + most + "}}"));
+    EXPECT_FALSE(scene_loads(R"({"render": {"spp": )" + over + "}}"));
+
+    const std::string deepest = std::to_string(kMaxCliDepth), deeper = std::to_string(kMaxCliDepth + 1);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--max-depth", deepest}).max_depth, kMaxCliDepth);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--max-depth", deeper}).find("--max-depth"), std::string::npos);
+    EXPECT_TRUE(scene_loads(R"({"render": {"max_depth": )" + deepest + "}}"));
+    EXPECT_FALSE(scene_loads(R"({"render": {"max_depth": )" + deeper + "}}"));
+}
+
+TEST(CliArgs, MaxMemoryIsAPositiveNumberOfMiB) {
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--max-memory", "64"}).max_memory_mib, 64u);
+    EXPECT_FALSE(parse_cli_args({"render", "s.json"}).max_memory_mib.has_value());
+    for (const char* bad : {"0", "-1", "abc", "1e3", "", "99999999999999999999"})
+        EXPECT_NE(usage_error_of({"render", "s.json", "--max-memory", bad}).find("--max-memory"), std::string::npos)
+            << bad;
+    try {
+        parse_max_memory_mib("WF_MAX_MEMORY_MIB", "lots");
+        FAIL() << "a non-number was accepted";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("WF_MAX_MEMORY_MIB"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace wf

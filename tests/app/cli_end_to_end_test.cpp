@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,12 +30,13 @@ std::string read_file(const std::string& path) {
     return s.str();
 }
 
-RunResult run_wavefront(const std::string& args) {
+// `environment`: "NAME=value " assignments for the shell to put before the command.
+RunResult run_wavefront(const std::string& args, const std::string& environment = "") {
     // ctest runs tests in parallel processes: one pair of capture files per process.
     const std::string dir = testing::TempDir() + "/wf_cli_" + std::to_string(getpid());
     std::filesystem::create_directories(dir);
     const std::string out = dir + "/stdout.txt", err = dir + "/stderr.txt";
-    std::string cmd = std::string("'") + WF_BINARY + "' " + args + " >'" + out + "' 2>'" + err + "'";
+    std::string cmd = environment + "'" + WF_BINARY + "' " + args + " >'" + out + "' 2>'" + err + "'";
     int status = std::system(cmd.c_str());
     RunResult r;
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
@@ -140,6 +142,93 @@ TEST(CliEndToEnd, StatsFileHasStagesAndQueueSizes) {
     for (const char* key : {"\"stages\"", "\"intersect_closest\"", "\"shade_surface\"", "\"compact\"",
                             "\"queue_sizes_per_bounce\"", "\"msamples_per_second\""})
         EXPECT_NE(text.find(key), std::string::npos) << key;
+}
+
+// A scene file and a folder of its own for one test, removed afterwards.
+class CliOutputs : public testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = testing::TempDir() + "/wf_cli_outputs_" + std::to_string(getpid()) + "_" +
+               testing::UnitTest::GetInstance()->current_test_info()->name();
+        std::filesystem::remove_all(dir_);
+        std::filesystem::create_directories(dir_);
+        scene_ = dir_ + "/scene.json";
+        std::filesystem::copy_file(test::source_dir() + "/scenes/cornell-box.json", scene_);
+        scene_text_ = read_file(scene_);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    std::string render(const std::string& flags) const {
+        return "render '" + scene_ + "' --backend cpu --width 16 --height 16 --spp 1 " + flags;
+    }
+
+    std::string dir_, scene_, scene_text_;
+};
+
+TEST_F(CliOutputs, StatsNamingTheSceneIsRefusedAndTheSceneIsIntact) {
+    RunResult r = run_wavefront(render("-o '" + dir_ + "/a.png' --stats '" + scene_ + "'"));
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("is the input file"), std::string::npos) << r.stderr_text;
+    EXPECT_EQ(line_count(r.stderr_text), 1u) << r.stderr_text;
+    EXPECT_EQ(read_file(scene_), scene_text_);
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/a.png"));
+}
+
+TEST_F(CliOutputs, OutputAndStatsOnOneFileAreRefused) {
+    RunResult r = run_wavefront(render("-o '" + dir_ + "/a.exr' --stats '" + dir_ + "/a.exr'"));
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("is also the output of -o"), std::string::npos) << r.stderr_text;
+}
+
+TEST_F(CliOutputs, UnwritableOutputFailsBeforeRendering) {
+    // A render of 60 s: an output checked only after it would make this test slow.
+    const auto start = std::chrono::steady_clock::now();
+    RunResult r = run_wavefront("render '" + scene_ + "' --backend cpu --time 60 -o /proc/wf_e2e.png");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("-o /proc/wf_e2e.png: cannot open for writing"), std::string::npos) << r.stderr_text;
+    EXPECT_LT(seconds, 20.0);
+    r = run_wavefront("render '" + scene_ + "' --backend cpu --time 60 -o '" + dir_ + "/a.png' --stats /proc/s.json");
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("--stats /proc/s.json"), std::string::npos) << r.stderr_text;
+}
+
+TEST_F(CliOutputs, AFailedRenderLeavesTheOldOutputsAsTheyWere) {
+    std::ofstream(dir_ + "/a.png") << "old image";
+    std::ofstream(dir_ + "/stats.json") << "old stats";
+    // Out of memory after every check has passed: the render fails (exit 1).
+    RunResult r = run_wavefront(render("-o '" + dir_ + "/a.png' --stats '" + dir_ + "/stats.json' --max-memory 1 "
+                                       "--width 256 --height 256"));
+    EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+    EXPECT_EQ(read_file(dir_ + "/a.png"), "old image");
+    EXPECT_EQ(read_file(dir_ + "/stats.json"), "old stats");
+    size_t files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++files;
+    EXPECT_EQ(files, 3u);  // scene, image, stats: nothing left behind
+}
+
+TEST_F(CliOutputs, OutOfMemoryIsOneLineNamingTheAllocationNotACrash) {
+    RunResult r = run_wavefront(render("-o '" + dir_ + "/a.png' --max-memory 1 --width 256 --height 256"));
+    EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+    EXPECT_EQ(line_count(r.stderr_text), 1u) << r.stderr_text;
+    for (const char* part : {"out of memory on the cpu backend: allocating ", " MiB (", " x ", "limit of 1.0 MiB"})
+        EXPECT_NE(r.stderr_text.find(part), std::string::npos) << part << "\n" << r.stderr_text;
+    // The environment variable sets the same limit; the flag wins over it.
+    r = run_wavefront(render("-o '" + dir_ + "/a.png' --width 256 --height 256"), "WF_MAX_MEMORY_MIB=1 ");
+    EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("limit of 1.0 MiB"), std::string::npos) << r.stderr_text;
+    r = run_wavefront(render("-o '" + dir_ + "/a.png' --max-memory 4096"), "WF_MAX_MEMORY_MIB=1 ");
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+}
+
+TEST_F(CliOutputs, SummarySaysWhatItsTimesCoverAndStatsRecordTheWrite) {
+    RunResult r = run_wavefront(render("-o '" + dir_ + "/a.exr' --stats '" + dir_ + "/s.json'"));
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    for (const char* part : {"setup ", " s, render ", " s, write ", " s, "})
+        EXPECT_NE(r.stdout_text.find(part), std::string::npos) << part << "\n" << r.stdout_text;
+    const std::string stats = read_file(dir_ + "/s.json");
+    for (const char* key : {"\"image_write_seconds\"", "\"render_seconds\"", "\"nonfinite_samples\"", "\"warnings\""})
+        EXPECT_NE(stats.find(key), std::string::npos) << key;
 }
 
 }  // namespace

@@ -30,11 +30,18 @@ inline SampleMean sample_mean(const std::vector<double>& v) {
     return s;
 }
 
-inline RenderResult render_with(const HostScene& scene, BackendKind backend, uint32_t spp, uint32_t max_depth,
-                                uint32_t seed = 1) {
+// The scene's own settings, on one backend, for spp iterations.
+inline RenderOptions options_for(const HostScene& scene, BackendKind backend, uint32_t spp) {
     RenderOptions o;
     o.settings = scene.settings;
     o.settings.spp = spp;
+    o.backend = backend;
+    return o;
+}
+
+inline RenderResult render_with(const HostScene& scene, BackendKind backend, uint32_t spp, uint32_t max_depth,
+                                uint32_t seed = 1) {
+    RenderOptions o = options_for(scene, backend, spp);
     o.settings.max_depth = max_depth;
     o.settings.seed = seed;
     o.backend = backend;

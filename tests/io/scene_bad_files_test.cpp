@@ -69,6 +69,13 @@ const BadScene kBadScenes[] = {
     {"look_at_and_forward.json", ": /camera/forward: expected ", "either \"look_at\" or \"forward\", not both"},
     {"look_at_camera_position.json", ": /camera/look_at: expected ", "a point away from the camera position"},
     {"up_parallel_to_view.json", ": /camera/up: expected ", "an up vector not parallel to the view direction"},
+    // Values whose float arithmetic breaks down (limits derived in io/scene_json.h).
+    {"tiny_sphere_radius.json", ": /shapes/1/radius: expected ", "number >= 3.62396e-06 (2^-20 of the scene's largest coordinate magnitude, 3.8"},
+    {"huge_phong_exponent.json", ": /materials/glossy/phong_exponent: expected ", "number in [0, 131072], got 1e+09"},
+    {"fov_rounds_to_180.json", ": /camera/fov: expected ", "179.99998474121094] (as a float; outside it the camera's tan(fov / 2)"},
+    {"huge_point_intensity.json", ": /lights/0/intensity: expected ", "intensity <= 6.30478e+27, so that (number of lights) * power = 1 * 4 pi * intensity <= 2^96, got 3e+38"},
+    {"huge_emission.json", ": /shapes/1/emission: expected ", "power pi * area * radiance per light (sphere or triangle) is <= 2^65"},
+    {"huge_directional_irradiance.json", ": /lights/0/irradiance: expected ", "irradiance <= 8.40637e+09"},
 };
 
 std::string bad_scene_path(const std::string& file) { return test::scene_path("tests/io/bad_scenes/" + file); }

@@ -1,0 +1,283 @@
+// glTF 2.0 geometry reader (.gltf with its buffers, .glb): tinygltf (Debian
+// libtinygltf-dev) parses; this walks the default scene's node tree and turns each
+// triangle primitive into an IndexedMesh with the node's world transform applied.
+// Geometry only: materials, textures (never decoded), cameras, lights, skins and
+// morph targets are a later issue.
+//
+// tinygltf checks the JSON, not that accessors lie inside their buffers, so every
+// accessor read here is bounds-checked first.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <tiny_gltf.h>
+
+#include "io/mesh.h"
+#include "io/mesh_transform.h"
+
+namespace wf {
+namespace {
+
+// Node visits allowed: a file that reuses a subtree many times over cannot blow up.
+constexpr size_t kMaxNodeInstances = size_t(1) << 20;
+
+// Images are not needed for geometry; skipping them also skips decoding.
+bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+    return true;
+}
+
+std::string one_line_joined(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+    for (char& c : s)
+        if (c == '\n' || c == '\r') c = ';';
+    return s;
+}
+
+std::string type_name(int type) {
+    switch (type) {
+        case TINYGLTF_TYPE_SCALAR: return "SCALAR";
+        case TINYGLTF_TYPE_VEC2: return "VEC2";
+        case TINYGLTF_TYPE_VEC3: return "VEC3";
+        case TINYGLTF_TYPE_VEC4: return "VEC4";
+        case TINYGLTF_TYPE_MAT2: return "MAT2";
+        case TINYGLTF_TYPE_MAT3: return "MAT3";
+        case TINYGLTF_TYPE_MAT4: return "MAT4";
+    }
+    return std::to_string(type);
+}
+
+// A bounds-checked view of an accessor's elements.
+struct AccessorView {
+    const unsigned char* base = nullptr;
+    size_t stride = 0;
+    size_t count = 0;
+    int component_type = 0;
+    bool normalized = false;
+};
+
+class GltfReader {
+public:
+    GltfReader(const std::string& path, const tinygltf::Model& model) : path_(path), model_(model) {}
+
+    std::vector<IndexedMesh> read() {
+        for (const std::string& ext : model_.extensionsRequired) {
+            if (ext == "KHR_draco_mesh_compression" || ext == "EXT_meshopt_compression" || ext == "KHR_mesh_quantization")
+                mesh_io::fail(path_, "requires the extension " + ext + ", which is not supported");
+        }
+        if (model_.scenes.empty()) mesh_io::fail(path_, "no scene: nothing to render");
+        int scene = model_.defaultScene >= 0 ? model_.defaultScene : 0;
+        if (size_t(scene) >= model_.scenes.size()) mesh_io::fail(path_, "default scene " + std::to_string(scene) + " does not exist");
+        std::vector<bool> on_path(model_.nodes.size(), false);
+        for (int node : model_.scenes[size_t(scene)].nodes) visit(node, Affine3(), on_path, 0);
+        if (meshes_.empty())
+            mesh_io::fail(path_, "the default scene (" + std::to_string(scene) + ") has no triangles");
+        return std::move(meshes_);
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const { mesh_io::fail(path_, what); }
+
+    Affine3 local_transform(const tinygltf::Node& n, const std::string& where) const {
+        Affine3 a;
+        auto finite = [](const std::vector<double>& v) {
+            for (double d : v)
+                if (!std::isfinite(d)) return false;
+            return true;
+        };
+        if (!finite(n.matrix) || !finite(n.translation) || !finite(n.rotation) || !finite(n.scale))
+            fail(where + ": transform with a non-finite number");
+        if (n.matrix.size() == 16) {
+            const std::vector<double>& m = n.matrix;  // column-major
+            if (m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1)
+                fail(where + ": matrix whose last row is not [0, 0, 0, 1] (a projective transform)");
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 4; ++j) a.m[i][j] = m[size_t(4 * j + i)];
+            return a;
+        }
+        if (n.scale.size() == 3) a = Affine3::scale(Vec3f(float(n.scale[0]), float(n.scale[1]), float(n.scale[2])));
+        if (n.rotation.size() == 4) {
+            const std::vector<double>& q = n.rotation;
+            double len = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            if (!(len > 0)) fail(where + ": rotation quaternion of zero length");
+            a = Affine3::rotate_quaternion(q[0] / len, q[1] / len, q[2] / len, q[3] / len) * a;
+        }
+        if (n.translation.size() == 3)
+            a = Affine3::translate(Vec3f(float(n.translation[0]), float(n.translation[1]), float(n.translation[2]))) * a;
+        return a;
+    }
+
+    void visit(int index, const Affine3& parent, std::vector<bool>& on_path, size_t depth) {
+        if (index < 0 || size_t(index) >= model_.nodes.size()) fail("node " + std::to_string(index) + " does not exist");
+        if (on_path[size_t(index)]) fail("node " + std::to_string(index) + " is its own ancestor (a cycle)");
+        if (++node_instances_ > kMaxNodeInstances)
+            fail("more than " + std::to_string(kMaxNodeInstances) + " node instances in the scene");
+        const tinygltf::Node& node = model_.nodes[size_t(index)];
+        const std::string where = "node " + std::to_string(index);
+        Affine3 world = parent * local_transform(node, where);
+        double det = world.determinant();
+        if (!std::isfinite(det)) fail(where + ": world transform is not finite");
+        if (det == 0) return;  // a zero scale hides the node and its children (glTF's convention)
+        on_path[size_t(index)] = true;
+        if (node.mesh >= 0) {
+            if (size_t(node.mesh) >= model_.meshes.size()) fail(where + ": mesh " + std::to_string(node.mesh) + " does not exist");
+            const tinygltf::Mesh& mesh = model_.meshes[size_t(node.mesh)];
+            for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+                std::string at = "mesh " + std::to_string(node.mesh) + ", primitive " + std::to_string(p);
+                IndexedMesh m;
+                if (!read_primitive(mesh.primitives[p], at, m)) continue;
+                mesh_io::check_mesh(path_, at + ": ", m);
+                transform_mesh(m, world);
+                meshes_.push_back(std::move(m));
+            }
+        }
+        for (int child : node.children) visit(child, world, on_path, depth + 1);
+        on_path[size_t(index)] = false;
+    }
+
+    AccessorView accessor(int index, const std::string& where, int type, std::initializer_list<int> component_types) const {
+        if (index < 0 || size_t(index) >= model_.accessors.size())
+            fail(where + ": accessor " + std::to_string(index) + " does not exist");
+        const tinygltf::Accessor& a = model_.accessors[size_t(index)];
+        std::string at = where + ": accessor " + std::to_string(index);
+        if (a.sparse.isSparse) fail(at + ": sparse accessors are not supported");
+        if (a.type != type) fail(at + ": type " + type_name(a.type) + ", expected " + type_name(type));
+        bool known = false;
+        for (int c : component_types) known |= a.componentType == c;
+        if (!known) fail(at + ": component type " + std::to_string(a.componentType) + " is not supported here");
+        if (a.bufferView < 0 || size_t(a.bufferView) >= model_.bufferViews.size())
+            fail(at + ": no buffer view (bufferView " + std::to_string(a.bufferView) + ")");
+        const tinygltf::BufferView& v = model_.bufferViews[size_t(a.bufferView)];
+        if (v.buffer < 0 || size_t(v.buffer) >= model_.buffers.size())
+            fail(at + ": buffer " + std::to_string(v.buffer) + " does not exist");
+        const std::vector<unsigned char>& data = model_.buffers[size_t(v.buffer)].data;
+        if (v.byteOffset > data.size() || v.byteLength > data.size() - v.byteOffset)
+            fail(at + ": buffer view " + std::to_string(a.bufferView) + " (bytes " + std::to_string(v.byteOffset) + " + " +
+                 std::to_string(v.byteLength) + ") lies outside its buffer of " + std::to_string(data.size()) + " bytes");
+        size_t element = size_t(tinygltf::GetComponentSizeInBytes(uint32_t(a.componentType))) *
+                         size_t(tinygltf::GetNumComponentsInType(uint32_t(a.type)));
+        size_t stride = v.byteStride ? v.byteStride : element;
+        if (stride < element) fail(at + ": byte stride " + std::to_string(stride) + " is smaller than an element");
+        AccessorView out;
+        out.count = a.count;
+        out.stride = stride;
+        out.component_type = a.componentType;
+        out.normalized = a.normalized;
+        if (a.count > 0) {
+            bool fits = a.byteOffset <= v.byteLength && a.count - 1 <= (v.byteLength - a.byteOffset) / stride &&
+                        a.byteOffset + (a.count - 1) * stride + element <= v.byteLength;
+            if (!fits)
+                fail(at + ": " + std::to_string(a.count) + " elements from byte " + std::to_string(a.byteOffset) +
+                     " do not fit in buffer view " + std::to_string(a.bufferView) + " of " + std::to_string(v.byteLength) +
+                     " bytes");
+        }
+        out.base = data.data() + v.byteOffset + a.byteOffset;
+        return out;
+    }
+
+    static float component(const AccessorView& v, size_t i, int c) {
+        const unsigned char* p = v.base + i * v.stride;
+        switch (v.component_type) {
+            case TINYGLTF_COMPONENT_TYPE_FLOAT: { float f; std::memcpy(&f, p + 4 * c, 4); return f; }
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return float(p[c]) / (v.normalized ? 255.0f : 1.0f);
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+                uint16_t s; std::memcpy(&s, p + 2 * c, 2); return float(s) / (v.normalized ? 65535.0f : 1.0f);
+            }
+        }
+        return 0.0f;
+    }
+
+    static uint32_t index_at(const AccessorView& v, size_t i) {
+        const unsigned char* p = v.base + i * v.stride;
+        switch (v.component_type) {
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return p[0];
+            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { uint16_t s; std::memcpy(&s, p, 2); return s; }
+            default: { uint32_t u; std::memcpy(&u, p, 4); return u; }
+        }
+    }
+
+    // Returns false for primitives without area (points, lines).
+    bool read_primitive(const tinygltf::Primitive& prim, const std::string& at, IndexedMesh& m) const {
+        int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
+        if (mode <= TINYGLTF_MODE_LINE_STRIP) return false;
+        if (mode > TINYGLTF_MODE_TRIANGLE_FAN) fail(at + ": unknown primitive mode " + std::to_string(mode));
+        auto attribute = [&](const char* name) {
+            auto it = prim.attributes.find(name);
+            return it == prim.attributes.end() ? -1 : it->second;
+        };
+        int position = attribute("POSITION");
+        if (position < 0) fail(at + ": no POSITION attribute");
+        AccessorView p = accessor(position, at + " POSITION", TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT});
+        m.positions.resize(p.count);
+        for (size_t i = 0; i < p.count; ++i) m.positions[i] = Vec3f(component(p, i, 0), component(p, i, 1), component(p, i, 2));
+        if (int normal = attribute("NORMAL"); normal >= 0) {
+            AccessorView n = accessor(normal, at + " NORMAL", TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT});
+            if (n.count != p.count) fail(at + ": " + std::to_string(n.count) + " normals for " + std::to_string(p.count) + " positions");
+            m.normals.resize(n.count);
+            for (size_t i = 0; i < n.count; ++i) m.normals[i] = Vec3f(component(n, i, 0), component(n, i, 1), component(n, i, 2));
+        }
+        if (int uv = attribute("TEXCOORD_0"); uv >= 0) {
+            AccessorView t = accessor(uv, at + " TEXCOORD_0", TINYGLTF_TYPE_VEC2,
+                                      {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                       TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT});
+            if (t.count != p.count) fail(at + ": " + std::to_string(t.count) + " texture coordinates for " + std::to_string(p.count) + " positions");
+            m.uvs.resize(t.count);
+            for (size_t i = 0; i < t.count; ++i) m.uvs[i] = Vec2f{component(t, i, 0), component(t, i, 1)};
+        }
+
+        std::vector<uint32_t> order;  // the vertex sequence the mode strings together
+        if (prim.indices >= 0) {
+            AccessorView ix = accessor(prim.indices, at + " indices", TINYGLTF_TYPE_SCALAR,
+                                       {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                                        TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT});
+            order.resize(ix.count);
+            for (size_t i = 0; i < ix.count; ++i) order[i] = index_at(ix, i);
+        } else {
+            order.resize(p.count);
+            for (size_t i = 0; i < p.count; ++i) order[i] = uint32_t(i);
+        }
+        if (mode == TINYGLTF_MODE_TRIANGLES) {
+            if (order.size() % 3 != 0) fail(at + ": " + std::to_string(order.size()) + " vertices is not a whole number of triangles");
+            m.indices = std::move(order);
+        } else if (order.size() >= 3) {
+            m.indices.reserve(3 * (order.size() - 2));
+            for (size_t i = 0; i + 2 < order.size(); ++i) {
+                uint32_t a, b, c = order[i + 2];
+                if (mode == TINYGLTF_MODE_TRIANGLE_FAN) a = order[0], b = order[i + 1];
+                else if (i % 2 == 0) a = order[i], b = order[i + 1];
+                else a = order[i + 1], b = order[i];  // odd strip triangles keep the winding
+                m.indices.insert(m.indices.end(), {a, b, c});
+            }
+        }
+        return true;
+    }
+
+    const std::string& path_;
+    const tinygltf::Model& model_;
+    std::vector<IndexedMesh> meshes_;
+    size_t node_instances_ = 0;
+};
+
+}  // namespace
+
+std::vector<IndexedMesh> read_gltf(const std::string& path) {
+    const std::string bytes = mesh_io::read_file_bytes(path);
+    if (bytes.size() > std::numeric_limits<unsigned>::max())  // tinygltf takes an unsigned length
+        mesh_io::fail(path, "cannot open: a glTF file of " + std::to_string(bytes.size()) + " bytes is beyond tinygltf's 4 GiB");
+    std::string base_dir = std::filesystem::path(path).parent_path().string();
+    if (base_dir.empty()) base_dir = ".";
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(skip_image, nullptr);
+    tinygltf::Model model;
+    std::string err, warn;
+    bool binary = mesh_format_of(path) == MeshFormat::Glb;
+    bool ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, reinterpret_cast<const unsigned char*>(bytes.data()),
+                                                   unsigned(bytes.size()), base_dir)
+                     : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir);
+    if (!ok) mesh_io::fail(path, "tinygltf: " + one_line_joined(err.empty() ? std::string("cannot parse the file") : err));
+    return GltfReader(path, model).read();
+}
+
+}  // namespace wf
