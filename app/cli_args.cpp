@@ -28,13 +28,15 @@ std::string build_usage() {
         integrators += info.name;
     }
     return "usage:\n"
-           "  wavefront render SCENE.json [-o OUT.png|.hdr|.exr] [--spp N] [--time SECONDS]\n"
+           "  wavefront render SCENE [-o OUT.png|.hdr|.exr] [--spp N] [--time SECONDS]\n"
            "                  [--width W] [--height H] [--max-depth D] [--seed S]\n"
            "                  [--integrator " + integrators + "] [--light-paths N]\n"
            "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends, the GPU code of this build and the devices\n"
            "  wavefront --help | --version\n"
-           "Defaults come from the scene file; OUT defaults to out/<scene name>.png.\n"
+           "SCENE: a scene file (.json) or a mesh file (.obj, .ply, .gltf, .glb), rendered with a\n"
+           "camera framing it, a neutral environment and a diffuse material. Defaults come from the\n"
+           "scene file; OUT defaults to out/<scene name>.png.\n"
            "--time renders passes until SECONDS are spent (without --spp: no pass limit).\n"
            "--spp is the number of iterations: one sample per pixel each, and for lt, bpt,\n"
            "ppm, bpm and vcm one light pass (N light paths; default one per pixel) each.\n"
@@ -146,13 +148,13 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         }
     }
     if (out.scene_path.empty()) throw UsageError("render: missing SCENE file");
-    if (out.spp && (*out.spp == 0 || *out.spp > kMaxCliSpp))
-        throw UsageError("--spp: expected 1.." + std::to_string(kMaxCliSpp) + ", got " + std::to_string(*out.spp));
+    if (out.spp && (*out.spp == 0 || *out.spp > kMaxSpp))
+        throw UsageError("--spp: expected 1.." + std::to_string(kMaxSpp) + ", got " + std::to_string(*out.spp));
     const std::string side = "expected 1.." + std::to_string(kMaxFilmSide);
     if (out.width && (*out.width == 0 || *out.width > kMaxFilmSide)) throw UsageError("--width: " + side);
     if (out.height && (*out.height == 0 || *out.height > kMaxFilmSide)) throw UsageError("--height: " + side);
-    if (out.max_depth && (*out.max_depth == 0 || *out.max_depth > kMaxCliDepth))
-        throw UsageError("--max-depth: expected 1.." + std::to_string(kMaxCliDepth));
+    if (out.max_depth && (*out.max_depth == 0 || *out.max_depth > kMaxPathDepth))
+        throw UsageError("--max-depth: expected 1.." + std::to_string(kMaxPathDepth));
     if (out.integrator && !find_integrator(*out.integrator))
         throw UsageError("--integrator: expected one of " + integrator_name_list() + ", got '" + *out.integrator +
                          "'" + scene_json::suggestion(*out.integrator, kIntegratorNames));

@@ -15,11 +15,8 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The largest --spp and --max-depth: the scene format's limits of render.spp and
-// render.max_depth, which io/scene_loader.cpp keeps to itself; the test
-// CliArgs.SppAndDepthLimitsAreTheSceneFormats holds the two to the same numbers.
-inline constexpr uint32_t kMaxCliSpp = 1048576;
-inline constexpr uint32_t kMaxCliDepth = 1024;
+// --spp and --max-depth are limited by kMaxSpp and kMaxPathDepth (engine/scene.h),
+// the scene format's limits.
 
 struct CliArgs {
     std::string command;  // "render", "info", "help", "version"

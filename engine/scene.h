@@ -31,6 +31,10 @@ struct CameraDesc {
 // them a render would only fail later, out of memory.
 inline constexpr uint32_t kMaxFilmSide = 16384;
 inline constexpr uint64_t kMaxFilmPixels = 67108864;  // 8192 x 8192
+// The largest --spp / render.spp and --max-depth / render.max_depth: one limit for
+// the command line and the scene format.
+inline constexpr uint32_t kMaxSpp = 1048576;
+inline constexpr uint32_t kMaxPathDepth = 1024;
 
 // Defaults a scene may set and the command line may override.
 struct RenderSettings {

@@ -25,8 +25,6 @@ namespace {
 
 using namespace scene_json;
 
-constexpr uint64_t kMaxSpp = 1048576;
-constexpr uint64_t kMaxDepth = 1024;
 constexpr uintmax_t kMaxFileBytes = uintmax_t(1) << 30;
 // An up vector closer than this (sine of the angle) to the view direction cannot orient the camera.
 constexpr float kMinUpSine = 1e-4f;
@@ -47,7 +45,7 @@ void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     r.check_keys(n, {"spp", "max_depth", "seed", "integrator", "light_paths", "radius_factor", "radius_alpha"},
                  "render");
     if (auto v = r.member(n, "spp")) s.spp = r.integer(*v, 1, kMaxSpp);
-    if (auto v = r.member(n, "max_depth")) s.max_depth = r.integer(*v, 1, kMaxDepth);
+    if (auto v = r.member(n, "max_depth")) s.max_depth = r.integer(*v, 1, kMaxPathDepth);
     if (auto v = r.member(n, "seed")) s.seed = r.integer(*v, 0, std::numeric_limits<uint32_t>::max());
     if (auto v = r.member(n, "integrator")) s.integrator = r.choice(*v, kIntegratorNames);
     if (auto v = r.member(n, "light_paths")) s.light_paths = r.integer(*v, 1, kMaxFilmPixels);

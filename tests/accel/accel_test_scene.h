@@ -89,8 +89,14 @@ inline TestScene random_soup(uint32_t seed, uint32_t num_triangles, uint32_t num
                              float extent = 10.0f) {
     Random rng(seed);
     TestScene s;
-    for (uint32_t i = 0; i < num_triangles; ++i)
-        s.triangles.push_back(rng.triangle_near(center + rng.point_in_box(-extent, extent), rng.uniform(0.05f, 2.0f)));
+    for (uint32_t i = 0; i < num_triangles; ++i) {
+        // Drawn one statement at a time: the order of a call's arguments is up to
+        // the compiler (g++ and clang differ), and the soup must not depend on it.
+        // This order is the one g++ used when the tests were written.
+        const float size = rng.uniform(0.05f, 2.0f);
+        const Vec3f at = center + rng.point_in_box(-extent, extent);
+        s.triangles.push_back(rng.triangle_near(at, size));
+    }
     for (uint32_t i = 0; i < num_spheres; ++i)
         s.spheres.push_back({center + rng.point_in_box(-extent, extent), rng.uniform(0.05f, 1.0f)});
     s.build();

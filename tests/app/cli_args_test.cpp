@@ -111,15 +111,15 @@ TEST(CliArgs, UsageListsTheIntegratorsOfTheTable) {
 }
 
 TEST(CliArgs, SppAndDepthLimitsAreTheSceneFormats) {
-    const std::string most = std::to_string(kMaxCliSpp), over = std::to_string(kMaxCliSpp + 1);
-    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--spp", most}).spp, kMaxCliSpp);
+    const std::string most = std::to_string(kMaxSpp), over = std::to_string(kMaxSpp + 1);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--spp", most}).spp, kMaxSpp);
     EXPECT_NE(usage_error_of({"render", "s.json", "--spp", over}).find("--spp: expected 1.." + most),
               std::string::npos);
     EXPECT_TRUE(scene_loads(R"({"render": {"spp": )" + most + "}}"));
     EXPECT_FALSE(scene_loads(R"({"render": {"spp": )" + over + "}}"));
 
-    const std::string deepest = std::to_string(kMaxCliDepth), deeper = std::to_string(kMaxCliDepth + 1);
-    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--max-depth", deepest}).max_depth, kMaxCliDepth);
+    const std::string deepest = std::to_string(kMaxPathDepth), deeper = std::to_string(kMaxPathDepth + 1);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--max-depth", deepest}).max_depth, kMaxPathDepth);
     EXPECT_NE(usage_error_of({"render", "s.json", "--max-depth", deeper}).find("--max-depth"), std::string::npos);
     EXPECT_TRUE(scene_loads(R"({"render": {"max_depth": )" + deepest + "}}"));
     EXPECT_FALSE(scene_loads(R"({"render": {"max_depth": )" + deeper + "}}"));

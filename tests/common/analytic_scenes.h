@@ -149,4 +149,32 @@ inline float truncated_closed_sphere_radiance(float le, float rho, uint32_t max_
     return sum;
 }
 
+// A diffuse ground (albedo rho) of half-size s at y = 0, as two triangles, lit
+// by a directional light of irradiance e, seen from one unit above it. Direct
+// light only reaches the camera (nothing else to bounce off), so every pixel
+// that sees the ground has radiance rho / pi * e * cos(theta) exactly.
+inline HostScene lit_ground_scene(float s, float rho, float e, Vec3f light_direction, uint32_t size) {
+    HostScene sc;
+    sc.source_path = "<lit ground>";
+    sc.camera.position = {0.3f, 1.0f, 0.2f};
+    sc.camera.forward = {0.0f, -0.5f, -1.0f};
+    sc.camera.up = {0, 1, 0};
+    sc.camera.fov_y_degrees = 60.0f;
+    sc.settings.width = sc.settings.height = size;
+    Material m;
+    m.kd = Vec3f(rho);
+    sc.materials.push_back(m);
+    sc.material_names.push_back("ground");
+    sc.triangles.push_back({{-s, 0, -s}, {s, 0, s}, {s, 0, -s}});
+    sc.triangles.push_back({{-s, 0, -s}, {-s, 0, s}, {s, 0, s}});
+    sc.prims.push_back({0, -1, 0});
+    sc.prims.push_back({0, -1, 0});
+    Light sun;
+    sun.type = LightType::Directional;
+    sun.radiance = Vec3f(e);
+    sun.direction = normalize(light_direction);
+    sc.lights.push_back(sun);
+    return sc;
+}
+
 }  // namespace wf::test
