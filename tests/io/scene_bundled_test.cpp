@@ -32,6 +32,7 @@ const char* const kBundledScenes[] = {
     "scenes/smallvcm/s1-area.json",
     "scenes/smallvcm/s2-point.json",
     "scenes/smallvcm/s3-background.json",
+    "scenes/mesh-transforms.json",
 };
 
 class BundledScene : public testing::TestWithParam<const char*> {};
