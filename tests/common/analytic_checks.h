@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "app/render.h"
@@ -138,6 +139,30 @@ inline void check_wave_size_does_not_change_the_image(BackendKind backend) {
     ASSERT_EQ(one_wave.pixels.size(), many_waves.pixels.size());
     for (size_t i = 0; i < one_wave.pixels.size(); ++i)
         for (int c = 0; c < 3; ++c) ASSERT_EQ(one_wave.pixels[i][c], many_waves.pixels[i][c]) << "pixel " << i;
+}
+
+// Renders lit_ground_scene (ground of half-size s, 32x32, 4 iterations of pt)
+// and checks that every pixel of the bottom half, which sees the ground 1 to 4
+// units away, has the analytic radiance rho / pi * E * cos(theta).
+inline void check_lit_ground(BackendKind backend, float s) {
+    const float rho = 0.5f, e = 2.0f;
+    const Vec3f to_ground(0.3f, -1.0f, 0.2f);
+    HostScene scene = lit_ground_scene(s, rho, e, to_ground, 32);
+    const float expected = rho / 3.14159265f * e * (1.0f / length(to_ground));
+    RenderResult r = render_with(scene, backend, 4, 4);
+    int wrong = 0;
+    for (uint32_t y = 16; y < 32; ++y)
+        for (uint32_t x = 0; x < 32; ++x) {
+            const float v = r.image.at(x, y).x;
+            if (!(std::fabs(v - expected) <= 1e-3f * expected) && wrong++ < 3)
+                ADD_FAILURE() << "S = " << s << ": pixel " << x << ", " << y << " = " << v << ", expected " << expected;
+        }
+    EXPECT_EQ(wrong, 0) << "S = " << s << ": of 512 ground pixels";
+}
+
+// "S1e6" for a test parameter of 1e6.
+inline std::string power_of_ten_name(const ::testing::TestParamInfo<float>& info) {
+    return "S1e" + std::to_string(int(std::lround(std::log10(info.param))));
 }
 
 }  // namespace wf::test

@@ -10,18 +10,24 @@
 
 namespace wf::test {
 
-// Camera on +z at distance 4 looking at the origin, and a grey diffuse material
-// (albedo rho) as material 0: the furnace scenes' setting.
-inline void look_from_z4_at_grey_ball(HostScene& s, float rho, uint32_t size) {
-    s.camera.position = {0, 0, 4};
-    s.camera.forward = {0, 0, -1};
+// A size x size camera (y up) and a diffuse material of albedo rho as material 0.
+inline void look_at_diffuse(HostScene& s, Vec3f position, Vec3f forward, float fov_y_degrees, float rho,
+                            const char* material_name, uint32_t size) {
+    s.camera.position = position;
+    s.camera.forward = forward;
     s.camera.up = {0, 1, 0};
-    s.camera.fov_y_degrees = 40.0f;
+    s.camera.fov_y_degrees = fov_y_degrees;
     s.settings.width = s.settings.height = size;
     Material m;
     m.kd = Vec3f(rho);
     s.materials.push_back(m);
-    s.material_names.push_back("grey");
+    s.material_names.push_back(material_name);
+}
+
+// Camera on +z at distance 4 looking at the origin, and a grey diffuse material
+// (albedo rho) as material 0: the furnace scenes' setting.
+inline void look_from_z4_at_grey_ball(HostScene& s, float rho, uint32_t size) {
+    look_at_diffuse(s, {0, 0, 4}, {0, 0, -1}, 40.0f, rho, "grey", size);
 }
 
 // A diffuse sphere of albedo rho (radius 1 at the origin) in a uniform
@@ -43,15 +49,7 @@ inline HostScene white_furnace_scene(float rho, uint32_t size) {
 // Camera at the origin looking at the wall of a sphere around it, and the wall's
 // diffuse material (albedo rho) as material 0.
 inline void look_from_centre_at_diffuse_wall(HostScene& s, float rho, uint32_t size) {
-    s.camera.position = {0, 0, 0};
-    s.camera.forward = {0.3f, -0.2f, -1};
-    s.camera.up = {0, 1, 0};
-    s.camera.fov_y_degrees = 70.0f;
-    s.settings.width = s.settings.height = size;
-    Material m;
-    m.kd = Vec3f(rho);
-    s.materials.push_back(m);
-    s.material_names.push_back("wall");
+    look_at_diffuse(s, {0, 0, 0}, {0.3f, -0.2f, -1}, 70.0f, rho, "wall", size);
 }
 
 // Camera at the centre of a closed sphere (normals flipped inward) whose wall
@@ -156,15 +154,7 @@ inline float truncated_closed_sphere_radiance(float le, float rho, uint32_t max_
 inline HostScene lit_ground_scene(float s, float rho, float e, Vec3f light_direction, uint32_t size) {
     HostScene sc;
     sc.source_path = "<lit ground>";
-    sc.camera.position = {0.3f, 1.0f, 0.2f};
-    sc.camera.forward = {0.0f, -0.5f, -1.0f};
-    sc.camera.up = {0, 1, 0};
-    sc.camera.fov_y_degrees = 60.0f;
-    sc.settings.width = sc.settings.height = size;
-    Material m;
-    m.kd = Vec3f(rho);
-    sc.materials.push_back(m);
-    sc.material_names.push_back("ground");
+    look_at_diffuse(sc, {0.3f, 1.0f, 0.2f}, {0.0f, -0.5f, -1.0f}, 60.0f, rho, "ground", size);
     sc.triangles.push_back({{-s, 0, -s}, {s, 0, s}, {s, 0, -s}});
     sc.triangles.push_back({{-s, 0, -s}, {-s, 0, s}, {s, 0, s}});
     sc.prims.push_back({0, -1, 0});

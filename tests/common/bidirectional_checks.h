@@ -93,6 +93,18 @@ struct AnalyticRun {
     double max_relative_error = 0.004;  // the relative standard error must be below this (the test's power)
 };
 
+// The mean over replicate renders against its expected value: within
+// kReplicateSigmas standard errors, and those small enough to make it a test.
+inline void expect_replicate_mean(const char* what, const AnalyticRun& run, const std::vector<double>& means,
+                                  double expected) {
+    ReplicateMean m = replicate_mean(means);
+    std::printf("%s, %s: mean %.6f +- %.6f (expected %.6f, %+.2f standard errors)\n", what,
+                run.integrator.c_str(), m.mean, m.standard_error, expected, (m.mean - expected) / m.standard_error);
+    EXPECT_NEAR(m.mean, expected, kReplicateSigmas * m.standard_error + 1e-5 * expected)
+        << run.integrator << ": mean " << m.mean << " +- " << m.standard_error << " over " << m.count << " renders";
+    EXPECT_LT(m.standard_error, run.max_relative_error * expected) << run.integrator << ": too noisy to be a test";
+}
+
 // Closed emissive mesh sphere (180 triangles, each its own light; Le = 1, rho = 0.8, path
 // length at most 6): every pixel converges to truncated_closed_sphere_radiance(1, 0.8, 6)
 // = 3.68928, except with lt, which (as SmallVCM) does not show the light sources
@@ -114,12 +126,7 @@ inline void check_closed_emissive_mesh_sphere(BackendKind backend, const Analyti
         for (const Vec3f& v : r.image.pixels) sum += double(v.x) + v.y + v.z;
         means.push_back(sum / (3.0 * r.image.pixels.size()));
     }
-    ReplicateMean m = replicate_mean(means);
-    std::printf("closed emissive mesh sphere, %s: mean %.6f +- %.6f (expected %.6f, %+.2f standard errors)\n",
-                run.integrator.c_str(), m.mean, m.standard_error, expected, (m.mean - expected) / m.standard_error);
-    EXPECT_NEAR(m.mean, expected, kReplicateSigmas * m.standard_error + 1e-5 * expected)
-        << run.integrator << ": mean " << m.mean << " +- " << m.standard_error << " over " << m.count << " renders";
-    EXPECT_LT(m.standard_error, run.max_relative_error * expected) << run.integrator << ": too noisy to be a test";
+    expect_replicate_mean("closed emissive mesh sphere", run, means, expected);
 }
 
 // Does a ray hit the triangle (double precision, two-sided)?
@@ -183,12 +190,7 @@ inline void check_furnace_emissive_mesh_sphere(BackendKind backend, const Analyt
         for (uint32_t i : inside) sum += double(r.image.pixels[i].x) + r.image.pixels[i].y + r.image.pixels[i].z;
         means.push_back(sum / (3.0 * inside.size()));
     }
-    ReplicateMean m = replicate_mean(means);
-    std::printf("furnace emissive mesh sphere, %s: mean %.6f +- %.6f (expected %.6f, %+.2f standard errors)\n",
-                run.integrator.c_str(), m.mean, m.standard_error, expected, (m.mean - expected) / m.standard_error);
-    EXPECT_NEAR(m.mean, expected, kReplicateSigmas * m.standard_error + 1e-5 * expected)
-        << run.integrator << ": mean " << m.mean << " +- " << m.standard_error << " over " << m.count << " renders";
-    EXPECT_LT(m.standard_error, run.max_relative_error * expected) << run.integrator << ": too noisy to be a test";
+    expect_replicate_mean("furnace emissive mesh sphere", run, means, expected);
 }
 
 // ---- Two estimators of the same image ---------------------------------------------------

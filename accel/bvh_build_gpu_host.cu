@@ -1,0 +1,77 @@
+// Host-callable wrappers around GpuBvhBuilder for tests and bench_bvh: upload
+// primitives, build on the device, copy back or time.
+#include "accel/bvh_build_gpu.h"
+
+#include <algorithm>
+
+#include "engine/backend/cuda_backend.cuh"
+
+namespace wf {
+
+namespace {
+
+// Host primitives copied to the device, and a builder over them.
+struct UploadedBuild {
+    CudaBuffer<Triangle> triangles;
+    CudaBuffer<Sphere> spheres;
+    GpuBvhBuilder builder;
+    UploadedBuild(const std::vector<Triangle>& t, const std::vector<Sphere>& s) {
+        triangles.upload(t);
+        spheres.upload(s);
+    }
+    void build(CudaBackend& be) {
+        builder.build(be, triangles.data(), uint32_t(triangles.size()), spheres.data(), uint32_t(spheres.size()));
+    }
+};
+
+}  // namespace
+
+Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres, GpuBvhInfo* info) {
+    CudaBackend be;
+    UploadedBuild up(triangles, spheres);
+    up.build(be);
+    if (info) *info = up.builder.info(be);
+    return up.builder.download();
+}
+
+GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                             uint32_t warmup, uint32_t reps) {
+    CudaBackend be;
+    UploadedBuild up(triangles, spheres);
+    GpuBvhBuilder& builder = up.builder;
+    auto build = [&] { up.build(be); };
+    for (uint32_t i = 0; i < warmup; ++i) build();
+    GpuBvhTiming out;
+    out.device = be.device_name();
+    out.info = builder.info(be);
+
+    // Whole builds between two events each, launched back to back as a renderer
+    // would; then the same count profiled launch by launch for the stage table.
+    std::vector<cudaEvent_t> events(2 * size_t(reps));
+    for (cudaEvent_t& e : events) WF_CUDA_CHECK(cudaEventCreate(&e));
+    for (uint32_t i = 0; i < reps; ++i) {
+        WF_CUDA_CHECK(cudaEventRecord(events[2 * i]));
+        build();
+        WF_CUDA_CHECK(cudaEventRecord(events[2 * i + 1]));
+    }
+    be.synchronize();
+    std::vector<double> ms;
+    for (uint32_t i = 0; i < reps; ++i) {
+        float m = 0.0f;
+        WF_CUDA_CHECK(cudaEventElapsedTime(&m, events[2 * i], events[2 * i + 1]));
+        ms.push_back(m);
+    }
+    for (cudaEvent_t e : events) cudaEventDestroy(e);
+    std::sort(ms.begin(), ms.end());
+    if (!ms.empty()) {
+        out.median_ms = ms[ms.size() / 2];
+        out.min_ms = ms.front();
+    }
+    be.set_profiling(true);
+    for (uint32_t i = 0; i < reps; ++i) build();
+    be.flush_profile();
+    out.stages = be.stages().rows();
+    return out;
+}
+
+}  // namespace wf

@@ -1,0 +1,230 @@
+// H-PLOC's clustering (Benthin et al. 2024), the heart of bvh_build_gpu.cu: one
+// thread per primitive climbs the implicit LBVH of the Morton-sorted primitives
+// (Apetrei 2014), and whenever a subtree holds more than kClusterThreshold
+// clusters the whole warp merges them with PLOC (Meister and Bittner 2018).
+// Included by bvh_build_gpu.cu only.
+//
+// Build-node ids: [0, n) are the primitives in Morton order, [n, 2n - 1) the
+// interior nodes in creation order. Every build node records its box, its two
+// children (for a primitive: its primitive id), its subtree's primitive count,
+// the SAH cost of the best tree below it, and whether that best tree is a single
+// leaf. Leaf collapsing is thus decided bottom-up when a node is created.
+#pragma once
+
+#include <cstdint>
+
+#include "accel/bvh_build.h"
+#include "engine/math.h"
+
+namespace wf::hploc {
+
+inline constexpr uint32_t kInvalid = 0xffffffffu;
+inline constexpr uint32_t kFullMask = 0xffffffffu;
+// PLOC runs in a subtree once it holds more than this many clusters and leaves
+// this many: two children's lists then fill one warp (H-PLOC's choice).
+inline constexpr uint32_t kClusterThreshold = 16;
+inline constexpr int kSearchRadius = 8;             // PLOC's neighbour window, in clusters each way
+inline constexpr uint32_t kLeafFlag = 0x80000000u;  // in BuildMeta::count: the best subtree is one leaf
+
+struct BuildNode {  // 32 bytes: two 128-bit loads
+    Vec3f lo;
+    uint32_t left;  // a primitive's: its primitive id
+    Vec3f hi;
+    uint32_t right;
+};
+static_assert(sizeof(BuildNode) == 32);
+
+struct BuildMeta {  // 16 bytes: one 128-bit load
+    float cost;       // SAH cost of the subtree, in areas (not yet divided by the root's)
+    uint32_t count;   // primitives below, | kLeafFlag
+    uint32_t height;  // of the subtree in the flat tree (0: it is one leaf there)
+    uint32_t pad;
+};
+static_assert(sizeof(BuildMeta) == 16);
+
+__device__ __forceinline__ float half_area(Vec3f lo, Vec3f hi) {
+    Vec3f d = hi - lo;
+    return d.x * d.y + d.y * d.z + d.z * d.x;
+}
+
+__device__ __forceinline__ Vec3f shfl(Vec3f v, int src) {
+    return {__shfl_sync(kFullMask, v.x, src), __shfl_sync(kFullMask, v.y, src), __shfl_sync(kFullMask, v.z, src)};
+}
+__device__ __forceinline__ Vec3f shfl_down(Vec3f v, unsigned d) {
+    return {__shfl_down_sync(kFullMask, v.x, d), __shfl_down_sync(kFullMask, v.y, d),
+            __shfl_down_sync(kFullMask, v.z, d)};
+}
+__device__ __forceinline__ Vec3f shfl_xor(Vec3f v, int m) {
+    return {__shfl_xor_sync(kFullMask, v.x, m), __shfl_xor_sync(kFullMask, v.y, m), __shfl_xor_sync(kFullMask, v.z, m)};
+}
+
+// The union of the warp's boxes, in every lane (all 32 lanes must call it).
+__device__ __forceinline__ void warp_union(Vec3f* lo, Vec3f* hi) {
+    for (int d = 16; d > 0; d >>= 1) {
+        *lo = min(*lo, shfl_xor(*lo, d));
+        *hi = max(*hi, shfl_xor(*hi, d));
+    }
+}
+
+// Dissimilarity of sorted neighbours i and i + 1: the bottom-up build merges
+// neighbours in order of it (Apetrei 2014), so it must order all boundaries
+// strictly. Above, the codes' XOR; below, for equal XORs (runs of equal codes),
+// the highest bit of i ^ (i + 1), which splits such a run into a balanced tree,
+// then i itself. 31 + 5 + 28 bits: n <= kMaxGpuBvhPrimitives = 2^28.
+__device__ __forceinline__ uint64_t dissimilarity(const uint32_t* codes, uint32_t i) {
+    const uint32_t level = 31u - __clz(i ^ (i + 1));
+    return (uint64_t(codes[i] ^ codes[i + 1]) << 33) | (uint64_t(level) << 28) | i;
+}
+
+// The position of the (rank)-th set bit of mask (rank from 1), by binary search.
+__device__ __forceinline__ uint32_t nth_set_bit(uint32_t mask, uint32_t rank) {
+    uint32_t pos = 0;
+    for (uint32_t step = 16; step >= 1; step >>= 1)
+        if (uint32_t(__popc(mask & ((1u << (pos + step)) - 1u))) < rank) pos += step;
+    return pos;
+}
+
+// One lane's cluster: a build node and what merging decisions need of it.
+struct Cluster {
+    Vec3f lo, hi;
+    float cost;
+    uint32_t prims, height, id;
+
+    // Lane src's cluster (every lane must call it: a shuffle must not diverge).
+    __device__ __forceinline__ Cluster from_lane(int src) const {
+        return {shfl(lo, src), shfl(hi, src), __shfl_sync(kFullMask, cost, src), __shfl_sync(kFullMask, prims, src),
+                __shfl_sync(kFullMask, height, src), __shfl_sync(kFullMask, id, src)};
+    }
+};
+
+// What the merges of one build write to.
+struct PlocArgs {
+    BuildNode* nodes;
+    BuildMeta* meta;
+    uint32_t* parent;
+    uint32_t* clusters;  // cluster ids of a subtree [l, r] live at clusters[l ...]
+    uint32_t* counter;   // interior nodes created so far
+    uint32_t* root;      // the root's build-node id, once reached
+    uint32_t n;
+};
+
+// Whole warp: `a` is taken by value, as a reference would point into the
+// kernel's parameter space. Loads the clusters of the subtree [l, r] split at s
+// (left child [l, s), right child [s, r]), merges them down to the threshold
+// (to one at the root) and stores what is left at clusters[l ...], kInvalid after it.
+__device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l, uint32_t r, uint32_t s, bool root) {
+    // A child's valid ids are a prefix of its first kClusterThreshold slots.
+    // __ldcg is an asm statement the compiler may hoist out of a branch, so
+    // every load below reads a valid address (slot l, node 0) when unused.
+    const uint32_t left_slots = ::min(s - l, kClusterThreshold), right_slots = ::min(r + 1 - s, kClusterThreshold);
+    const bool in_left = lane < left_slots;
+    uint32_t id = __ldcg(&a.clusters[in_left ? l + lane : l]);
+    if (!in_left) id = kInvalid;
+    const uint32_t num_left = __popc(__ballot_sync(kFullMask, id != kInvalid));
+    const bool in_right = lane >= num_left && lane - num_left < right_slots;
+    const uint32_t right_id = __ldcg(&a.clusters[in_right ? s + lane - num_left : l]);
+    if (lane >= num_left) id = in_right ? right_id : kInvalid;
+    uint32_t count = __popc(__ballot_sync(kFullMask, id != kInvalid));
+
+    const uint32_t safe = id != kInvalid ? id : 0u;
+    const float4* p = reinterpret_cast<const float4*>(&a.nodes[safe]);
+    const float4 x = __ldcg(p), y = __ldcg(p + 1);
+    BuildMeta m;
+    reinterpret_cast<uint4&>(m) = __ldcg(reinterpret_cast<const uint4*>(&a.meta[safe]));
+    Cluster c{Vec3f(x.x, x.y, x.z), Vec3f(y.x, y.y, y.z), m.cost, m.count & ~kLeafFlag, m.height, id};
+
+    const uint32_t target = root ? 1u : kClusterThreshold;
+    const uint32_t lanes_below = (1u << lane) - 1u;
+    while (count > target) {
+        // Nearest neighbour: the smallest merged box within the window. The key
+        // orders pairs strictly (area, then lane pair), so the globally best pair
+        // is always mutual and every round merges at least once.
+        uint64_t best = ~0ull;
+        for (unsigned d = 1; d <= unsigned(kSearchRadius); ++d) {
+            Vec3f olo = shfl_down(c.lo, d), ohi = shfl_down(c.hi, d);
+            uint64_t key = ~0ull;
+            if (lane + d < count) {
+                float area = half_area(min(c.lo, olo), max(c.hi, ohi));
+                key = (uint64_t(__float_as_uint(area)) << 10) | (lane << 5) | (lane + d);
+            }
+            best = ::min(best, key);
+            uint64_t from_below = __shfl_up_sync(kFullMask, key, d);
+            if (lane >= d) best = ::min(best, from_below);
+        }
+        const uint32_t pair_lo = uint32_t(best >> 5) & 31u, pair_hi = uint32_t(best) & 31u;
+        const uint32_t nn = pair_lo == lane ? pair_hi : pair_lo;
+        const uint32_t nn_of_nn = __shfl_sync(kFullMask, nn, nn);  // every lane: a shuffle must not diverge
+        const bool mutual = lane < count && nn_of_nn == lane;
+        const Cluster other = c.from_lane(nn);
+
+        const bool creates = mutual && lane < nn;
+        const unsigned creators = __ballot_sync(kFullMask, creates);
+        uint32_t base = 0;
+        if (lane == uint32_t(__ffs(creators) - 1)) base = atomicAdd(a.counter, uint32_t(__popc(creators)));
+        base = __shfl_sync(kFullMask, base, __ffs(creators) - 1);
+        if (creates) {
+            const uint32_t k = a.n + base + __popc(creators & lanes_below);
+            const Vec3f lo = min(c.lo, other.lo), hi = max(c.hi, other.hi);
+            const float area = half_area(lo, hi);
+            const uint32_t total = c.prims + other.prims;
+            const float split_cost = kBvhTraversalCost * area + c.cost + other.cost;
+            const float leaf_cost = float(total) * area;
+            const bool leaf = total <= kBvhMaxLeafSize && leaf_cost <= split_cost;
+            const Cluster merged{lo, hi, leaf ? leaf_cost : split_cost, total,
+                                 leaf ? 0u : 1u + ::max(c.height, other.height), k};
+            a.nodes[k] = BuildNode{lo, c.id, hi, other.id};
+            a.meta[k] = BuildMeta{merged.cost, total | (leaf ? kLeafFlag : 0u), merged.height, 0u};
+            a.parent[c.id] = k;
+            a.parent[other.id] = k;
+            c = merged;
+        }
+        // The higher lane of a merged pair drops out; the rest close ranks
+        // (lanes past the kept ones read garbage, unused).
+        const unsigned kept = __ballot_sync(kFullMask, lane < count && !(mutual && lane > nn));
+        c = c.from_lane(int(nth_set_bit(kept, lane + 1)) & 31);
+        count = __popc(kept);
+    }
+    if (lane < kClusterThreshold && l + lane <= r) a.clusters[l + lane] = lane < count ? c.id : kInvalid;
+    if (root && lane == 0) *a.root = c.id;
+}
+
+// Whole warp, thread i starting at primitive i (i >= n: lanes that only help).
+// At each LBVH node the second thread to arrive goes on, now holding the node's
+// range; subtrees that hold too many clusters are merged by the whole warp, one
+// subtree at a time.
+__device__ __forceinline__ void climb(const PlocArgs a, const uint32_t* sorted_codes, uint32_t* merge_slot,
+                                      uint32_t i) {
+    const uint32_t n = a.n, lane = i & 31;
+    bool active = i < n;
+    uint32_t l = i, r = i, s = 0;
+    for (;;) {
+        if (!__ballot_sync(kFullMask, active)) break;
+        if (active) {
+            uint32_t other;
+            if (l == 0 || (r != n - 1 && dissimilarity(sorted_codes, r) < dissimilarity(sorted_codes, l - 1))) {
+                s = r + 1;  // the parent lies to the right: this subtree is its left child
+                other = atomicExch(&merge_slot[r], l);
+                if (other != kInvalid) r = other;
+            } else {
+                s = l;
+                other = atomicExch(&merge_slot[l - 1], r);
+                if (other != kInvalid) l = other;
+            }
+            active = other != kInvalid;  // the first to arrive stops here
+        }
+        const bool root = active && r - l + 1 == n;
+        unsigned todo = __ballot_sync(kFullMask, active && (r - l + 1 > kClusterThreshold || root));
+        while (todo) {
+            const int who = __ffs(todo) - 1;
+            merge_subtree(a, lane, __shfl_sync(kFullMask, l, who), __shfl_sync(kFullMask, r, who),
+                          __shfl_sync(kFullMask, s, who), __shfl_sync(kFullMask, root, who));
+            todo &= todo - 1;
+        }
+        if (root) active = false;
+        // Publish this round's clusters and nodes before any lane of the warp
+        // hands its subtree on through merge_slot.
+        __threadfence();
+    }
+}
+
+}  // namespace wf::hploc
