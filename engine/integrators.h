@@ -60,6 +60,16 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
     if (to_camera && scene.camera.aperture_radius > 0.0f)
         return "/camera/aperture_radius: lt, bpt and vcm connect light paths to the camera, which needs a pinhole camera "
                "(aperture 0); use pt, ppm or bpm for depth of field";
+    if (kind != IntegratorKind::Pt) {
+        // The rtiow lobes are not reciprocal and are written for camera paths only
+        // (materials/bsdf.h); light paths would need their adjoints.
+        for (size_t i = 0; i < scene.materials.size(); ++i) {
+            if (scene.materials[i].type == MaterialType::SmallVcm) continue;
+            std::string name = i < scene.material_names.size() ? scene.material_names[i] : std::to_string(i);
+            return "/materials: material '" + name +
+                   "' is a \"Ray Tracing in One Weekend\" material (rtiow_*), which only pt renders";
+        }
+    }
     if (kind == IntegratorKind::Ppm) {
         // ppm merges at the first non-specular camera vertex and continues only through
         // specular ones; a material with both kinds of lobe needs bpm (SmallVCM switches).

@@ -34,35 +34,51 @@ struct PrimInfo {
     uint32_t flags = 0;
 };
 
-// One material record covers every BSDF the engine has today. It is SmallVCM's
-// material model (Lambert + normalised Phong + Fresnel-weighted mirror + glass);
-// the JSON types map onto it:
-//   diffuse:    kd
-//   mirror:     km, ior < 0 (Fresnel weight 1)
-//   dielectric: km = 1, ior > 0 (full unpolarised Fresnel, reflect F, refract 1-F)
-//   smallvcm:   kd, ks, phong_exponent, km, ior as given
+// One flat material record, tagged with its model. The JSON types map onto it:
+//   diffuse:          SmallVcm, kd
+//   mirror:           SmallVcm, km, ior < 0 (Fresnel weight 1)
+//   dielectric:       SmallVcm, km = 1, ior > 0 (full unpolarised Fresnel, reflect F, refract 1-F)
+//   smallvcm:         SmallVcm, kd, ks, phong_exponent, km, ior as given
+//   rtiow_lambertian: RtiowLambertian, kd = albedo
+//   rtiow_metal:      RtiowMetal, ks = albedo and fuzz (> 0), or a mirror (km = albedo) at fuzz 0
+//   rtiow_dielectric: RtiowDielectric, km = 1, ior (Schlick's Fresnel)
+// materials/bsdf.h reads the type; the fields a type does not name stay at their defaults.
+enum class MaterialType : uint32_t {
+    SmallVcm = 0,         // SmallVCM's model: Lambert + normalised Phong + Fresnel mirror + glass
+    RtiowLambertian = 1,  // "Ray Tracing in One Weekend" (2016): normal + a point in the unit ball
+    RtiowMetal = 2,       // its metal: mirror direction + fuzz * a point in the unit ball
+    RtiowDielectric = 3,  // its glass: reflect with Schlick's probability, else refract
+};
+
 struct Material {
+    MaterialType type = MaterialType::SmallVcm;
     Vec3f kd{0.0f};             // diffuse reflectance
-    Vec3f ks{0.0f};             // Phong reflectance
+    Vec3f ks{0.0f};             // Phong (rtiow metal: fuzzy-lobe) reflectance
     Vec3f km{0.0f};             // mirror reflectance (scales the reflected lobe; refraction is 1-F, as SmallVCM)
     float phong_exponent = 1.0f;
     float ior = -1.0f;          // < 0: no refraction, mirror Fresnel weight 1
     uint32_t two_sided = 1;     // 0: SmallVCM one-sided surfaces (black from behind the geometric normal)
+    float fuzz = 0.0f;          // rtiow metal: radius of the ball added to the mirror direction
 };
 
 enum class LightType : uint32_t {
     Area = 0,         // emissive primitive (triangle or sphere), one-sided: emits on the normal side
     Point = 1,        // radiant intensity in W/sr
     Directional = 2,  // irradiance at normal incidence in W/m^2, light travels along `direction`
-    Environment = 3,  // constant radiance from every direction
+    Environment = 3,  // radiance from every direction: constant, or a gradient from nadir to zenith
 };
 
 struct Light {
     LightType type = LightType::Area;
     uint32_t prim = 0;  // Area: the emitting primitive id
-    Vec3f radiance{0.0f};  // Area/Environment: radiance; Point: intensity; Directional: irradiance
+    Vec3f radiance{0.0f};  // Area/Environment: radiance (environment: its mean); Point: intensity; Directional: irradiance
     Vec3f position{0.0f};  // Point
     Vec3f direction{0.0f, 0.0f, -1.0f};  // Directional: unit direction the light travels in
+    // Environment: looking along the unit direction w, the radiance is
+    // radiance + radiance_slope * dot(w, zenith) (materials/emitters.h), a gradient from
+    // the nadir to the zenith. The default slope 0 is a constant environment.
+    Vec3f radiance_slope{0.0f};
+    Vec3f zenith{0.0f, 1.0f, 0.0f};
 };
 
 // Bounding sphere of the scene geometry; infinite lights use it (as SmallVCM does).

@@ -126,6 +126,25 @@ void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
     cam.focus_distance = r.real_or(n, "focus_distance", default_focus, Interval{0.0, kMaxCoordinate, true, false});
 }
 
+// Constant ("radiance") or a gradient linear in the cosine to "up", from "nadir" to "zenith".
+void read_environment(const Reader& r, const Node& l, Light& light) {
+    r.check_keys(l, {"type", "radiance", "zenith", "nadir", "up", "name"}, "an environment light");
+    light.type = LightType::Environment;
+    auto zenith = r.member(l, "zenith"), nadir = r.member(l, "nadir"), radiance = r.member(l, "radiance");
+    if (!zenith && !nadir) {
+        if (auto up = r.member(l, "up")) r.fail(*up, "\"up\" only with \"zenith\" and \"nadir\" (a gradient)");
+        light.radiance = r.color_or(l, "radiance", Vec3f(1.0f), kNonNegative);
+        return;
+    }
+    if (radiance)
+        r.fail(radiance->pointer, "either \"radiance\" (constant) or \"zenith\" and \"nadir\" (a gradient)", "both");
+    if (!zenith || !nadir) r.fail(l.pointer, "both \"zenith\" and \"nadir\" for a gradient", "only one");
+    Vec3f top = r.color(*zenith, kNonNegative), bottom = r.color(*nadir, kNonNegative);
+    light.radiance = 0.5f * (top + bottom);
+    light.radiance_slope = 0.5f * (top - bottom);
+    if (auto up = r.member(l, "up")) light.zenith = normalize(r.direction(*up));
+}
+
 void read_lights(const Reader& r, const Node& n, std::vector<Light>& lights) {
     r.expect_array(n, "list of lights");
     std::string environment_at;  // pointer of the environment light, once seen
@@ -146,12 +165,10 @@ void read_lights(const Reader& r, const Node& n, std::vector<Light>& lights) {
             light.direction = normalize(r.direction(r.required(l, "direction", "a directional light")));
             light.radiance = r.color_or(l, "irradiance", Vec3f(1.0f), kNonNegative);
         } else {
-            r.check_keys(l, {"type", "radiance", "name"}, "an environment light");
             if (!environment_at.empty())
                 r.fail(l.pointer, "at most one environment light", "a second one (the first is " + environment_at + ")");
             environment_at = l.pointer;
-            light.type = LightType::Environment;
-            light.radiance = r.color_or(l, "radiance", Vec3f(1.0f), kNonNegative);
+            read_environment(r, l, light);
         }
         lights.push_back(light);
     }
@@ -198,7 +215,8 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
     size_t first_explicit = scene.lights.size() - (*lights)->size();
     for (size_t i = 0; i < (*lights)->size(); ++i) {
         const Light& l = scene.lights[first_explicit + i];
-        double value = max_component(l.radiance), power = 0.0;
+        // The environment's brightest direction bounds its power.
+        double value = max_component(l.radiance + abs(l.radiance_slope)), power = 0.0;
         const char* key = "";
         const char* formula = "";
         switch (l.type) {
@@ -207,7 +225,8 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
             key = "irradiance", formula = "pi R^2 * irradiance", power = kPi * radius * radius * value;
             break;
         case LightType::Environment:
-            key = "radiance", formula = "4 pi * pi R^2 * radiance", power = 4.0 * kPi * kPi * radius * radius * value;
+            key = r.member(r.element(*lights, i), "radiance") ? "radiance" : "zenith";
+            formula = "4 pi * pi R^2 * radiance", power = 4.0 * kPi * kPi * radius * radius * value;
             break;
         default: continue;
         }

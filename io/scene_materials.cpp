@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "materials/rtiow_lobes.h"
+
 namespace wf::scene_json {
 namespace {
 
@@ -17,10 +19,39 @@ constexpr float kEnergySlack = 1e-5f;
 // NaN samples.
 constexpr double kMaxPhongExponent = 0x1p17;
 
+// "Ray Tracing in One Weekend" (2016) materials, as its CUDA renderer has them
+// (materials/rtiow_lobes.h): albedo in [0, 1], fuzz in [0, 1] (the book clamps it to 1).
+void read_rtiow_material(const Reader& r, const Node& n, const std::string& type, Material& m) {
+    if (type == "rtiow_lambertian") {
+        r.check_keys(n, {"type", "albedo"}, "an rtiow_lambertian material");
+        m.type = MaterialType::RtiowLambertian;
+        m.kd = r.color_or(n, "albedo", Vec3f(0.5f), kUnit);
+    } else if (type == "rtiow_metal") {
+        r.check_keys(n, {"type", "albedo", "fuzz"}, "an rtiow_metal material");
+        m.type = MaterialType::RtiowMetal;
+        Vec3f albedo = r.color_or(n, "albedo", Vec3f(0.8f), kUnit);
+        m.fuzz = r.real_or(n, "fuzz", 0.0f, kUnit);
+        if (m.fuzz > 0.0f && m.fuzz < kMinRtiowFuzz)
+            r.fail(pointer_append(n.pointer, "fuzz"),
+                   "0 (a mirror) or a number in [1e-4, 1] (below 1e-4 the lobe is narrower than float "
+                   "angles resolve)",
+                   describe(Json(m.fuzz)));
+        if (m.fuzz > 0.0f) m.ks = albedo;
+        else m.km = albedo;  // fuzz 0: a perfect mirror, a delta lobe
+    } else {
+        r.check_keys(n, {"type", "ior"}, "an rtiow_dielectric material");
+        m.type = MaterialType::RtiowDielectric;
+        m.ior = r.real_or(n, "ior", 1.5f, kPositive);
+        m.km = Vec3f(1.0f);
+    }
+    m.two_sided = 1;
+}
+
 Material read_material(const Reader& r, const Node& n) {
     r.expect_object(n, "material");
     std::string type = r.choice(r.required(n, "type", "a material"),
-                                {"diffuse", "mirror", "dielectric", "smallvcm"});
+                                {"diffuse", "mirror", "dielectric", "smallvcm", "rtiow_lambertian", "rtiow_metal",
+                                 "rtiow_dielectric"});
     Material m;
     if (type == "diffuse") {
         r.check_keys(n, {"type", "albedo", "two_sided"}, "a diffuse material");
@@ -34,6 +65,8 @@ Material read_material(const Reader& r, const Node& n) {
         r.check_keys(n, {"type", "ior", "reflectance"}, "a dielectric material");
         m.ior = r.real_or(n, "ior", 1.5f, kPositive);
         m.km = r.color_or(n, "reflectance", Vec3f(1.0f), kUnit);
+    } else if (type.starts_with("rtiow_")) {
+        read_rtiow_material(r, n, type, m);
     } else {  // smallvcm: SmallVCM's material record as it is
         r.check_keys(n, {"type", "kd", "ks", "phong_exponent", "km", "ior", "two_sided"},
                      "a smallvcm material");

@@ -32,6 +32,13 @@
 // SmallVCM's all-zero samples and evaluations amount to. Glass always decides inside vs.
 // outside from the geometric normal (the side the normal points to is outside, IOR 1).
 //
+// The "Ray Tracing in One Weekend" materials (Material::type, materials/rtiow_lobes.h) use
+// the same lobe slots with other shapes: rtiow_lambertian's diffuse lobe is cos^3 (value
+// kd 2 cos^2 / pi), rtiow_metal's glossy lobe is the fuzz ball about the mirror direction
+// (value ks p / cos, p its density, in place of Phong), rtiow_dielectric's glass uses
+// Schlick's reflectance. These lobes are not reciprocal, and are right on camera paths
+// only: engine/integrators.h lets only pt render them.
+//
 // One knowing departure, selectable: SmallVCM keeps Phong samples that land below the
 // surface (evaluate() calls them 0). PhongHorizon::Reject (default) drops them so that
 // sample() and evaluate() agree; PhongHorizon::SmallVcm reproduces SmallVCM exactly.
@@ -43,6 +50,7 @@
 #include "engine/hd.h"
 #include "engine/math.h"
 #include "engine/scene_types.h"
+#include "materials/rtiow_lobes.h"
 #include "materials/sampling.h"
 
 namespace wf {
@@ -132,7 +140,10 @@ public:
         b.eta_ = cos_geo < 0.0f ? m.ior : 1.0f / m.ior;
 
         // Lobe probabilities proportional to albedo (luminance); refraction albedo is 1.
-        b.fresnel_ = fresnel_dielectric(cos_geo, m.ior);
+        b.diffuse_cos3_ = m.type == MaterialType::RtiowLambertian;
+        b.fuzz_ = m.type == MaterialType::RtiowMetal ? m.fuzz : 0.0f;
+        b.fresnel_ = m.type == MaterialType::RtiowDielectric ? fresnel_schlick(cos_geo, m.ior)
+                                                             : fresnel_dielectric(cos_geo, m.ior);
         float a_diffuse = luminance(m.kd);
         float a_phong = luminance(m.ks);
         float a_reflect = b.fresnel_ * luminance(m.km);
@@ -178,12 +189,25 @@ public:
         Vec3f local;
         Vec3f factor{0.0f};
         float pdf = 0.0f;
-        if (u2 < prob_diffuse_) {
+        if (u2 < prob_diffuse_ && diffuse_cos3_) {
+            if (local_fix_.z < kEpsCosine) return s;
+            local = sample_rtiow_lambertian(u0, u1);
+            add_diffuse(local, &factor, &pdf, nullptr);
+            add_phong(local, &factor, &pdf, nullptr);
+        } else if (u2 < prob_diffuse_) {
             if (local_fix_.z < kEpsCosine) return s;
             local = sample_cos_hemisphere(u0, u1);
             pdf = prob_diffuse_ * cos_hemisphere_pdf_w(local.z);
             factor = kd_ * kInvPi;
             add_phong(local, &factor, &pdf, nullptr);
+        } else if (u2 < prob_diffuse_ + prob_phong_ && fuzz_ > 0.0f) {
+            if (local_fix_.z < kEpsCosine) return s;
+            // u2 chose this lobe; rescaled to [0, 1) it is a fresh number for the ball's radius.
+            float u_radius = (u2 - prob_diffuse_) / prob_phong_;
+            local = sample_rtiow_fuzz(reflect_local(local_fix_), fuzz_, u0, u1, u_radius);
+            if (local.z < kEpsCosine) return s;  // below the surface: absorbed, as the book does
+            add_phong(local, &factor, &pdf, nullptr);
+            add_diffuse(local, &factor, &pdf, nullptr);
         } else if (u2 < prob_diffuse_ + prob_phong_) {
             if (local_fix_.z < kEpsCosine) return s;
             Vec3f r = reflect_local(local_fix_);
@@ -233,10 +257,16 @@ public:
     }
 
 private:
-    // Lambert lobe: value kd/pi; pdfs include the lobe probability.
+    // Lambert lobe: value kd/pi (rtiow: kd 2 cos^2 / pi); pdfs include the lobe probability.
     WF_HD void add_diffuse(Vec3f local, Vec3f* f, float* pdf_fwd, float* pdf_rev) const {
         if (prob_diffuse_ == 0.0f) return;
         if (local_fix_.z < kEpsCosine || local.z < kEpsCosine) return;
+        if (diffuse_cos3_) {
+            *f += kd_ * (2.0f * kInvPi * local.z * local.z);
+            *pdf_fwd += prob_diffuse_ * rtiow_lambertian_pdf_w(local.z);
+            if (pdf_rev) *pdf_rev += prob_diffuse_ * rtiow_lambertian_pdf_w(local_fix_.z);
+            return;
+        }
         *f += kd_ * kInvPi;
         *pdf_fwd += prob_diffuse_ * local.z * kInvPi;
         if (pdf_rev) *pdf_rev += prob_diffuse_ * local_fix_.z * kInvPi;
@@ -247,9 +277,23 @@ private:
     WF_HD void add_phong(Vec3f local, Vec3f* f, float* pdf_fwd, float* pdf_rev) const {
         if (prob_phong_ == 0.0f) return;
         if (local_fix_.z < kEpsCosine || local.z < kEpsCosine) return;
+        if (fuzz_ > 0.0f) {
+            fuzz_lobe(local, f, pdf_fwd, pdf_rev);
+            return;
+        }
         float cos_r = dot(reflect_local(local_fix_), local);
         if (cos_r <= kEpsPhong) return;
         phong_lobe(cos_r, f, pdf_fwd, pdf_rev);
+    }
+
+    // rtiow metal: value ks p / cos, so that value * cos / p = ks (the book's weight). The
+    // density depends only on the angle to the mirror direction: the same in reverse.
+    WF_HD void fuzz_lobe(Vec3f local, Vec3f* f, float* pdf_fwd, float* pdf_rev) const {
+        float p = rtiow_fuzz_pdf_w(local, reflect_local(local_fix_), fuzz_);
+        if (!(p > 0.0f)) return;
+        *f += ks_ * (p / local.z);
+        *pdf_fwd += prob_phong_ * p;
+        if (pdf_rev) *pdf_rev += prob_phong_ * p;
     }
 
     // Value and pdf of the Phong lobe at cos(alpha) = cos_r > kEpsPhong.
@@ -265,6 +309,8 @@ private:
     Vec3f local_fix_{0.0f, 0.0f, 1.0f};  // toward where the ray came from, in frame_
     Vec3f kd_{0.0f}, ks_{0.0f}, km_{0.0f};
     float phong_exponent_ = 1.0f;
+    float fuzz_ = 0.0f;          // > 0: the glossy lobe is rtiow's fuzz ball, not Phong
+    bool diffuse_cos3_ = false;  // the diffuse lobe is rtiow's cos^3 lambertian
     float eta_ = 1.0f;      // eta on the arriving side / eta on the other side (glass)
     float fresnel_ = 1.0f;  // F for the arriving direction; 1 without IOR
     float prob_diffuse_ = 0.0f, prob_phong_ = 0.0f, prob_reflect_ = 0.0f, prob_refract_ = 0.0f;

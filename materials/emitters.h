@@ -2,6 +2,10 @@
 // radiance of an emitter a path hits (radiance_on_hit, environment_radiance), and
 // particle emission for light sub-paths (emit).
 //
+// The environment is constant or a linear gradient from nadir to zenith
+// (Light::radiance_slope); either way it is sampled uniformly over the sphere, so its
+// pdfs do not depend on the direction (SmallVCM's BackgroundLight).
+//
 // Units: area and environment lights carry radiance (W/sr/m^2), point lights radiant
 // intensity (W/sr), directional lights irradiance at normal incidence (W/m^2).
 // Area lights are one-sided: they emit into the hemisphere of their geometric normal
@@ -82,6 +86,11 @@ WF_HD_INLINE bool light_is_delta(const Light& l) {
 }
 WF_HD_INLINE bool light_is_infinite(const Light& l) {
     return l.type == LightType::Directional || l.type == LightType::Environment;
+}
+
+// Environment radiance seen looking along the unit direction `w` (away from the scene).
+WF_HD_INLINE Vec3f environment_radiance_along(const Light& env, Vec3f w) {
+    return env.radiance + env.radiance_slope * dot(w, env.zenith);
 }
 
 // ---- Emitting surfaces ------------------------------------------------------------------
@@ -203,7 +212,7 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
         ds.pdf_direct_w = uniform_sphere_pdf_w();
         ds.pdf_emission_w = ds.pdf_direct_w * infinite_light_position_pdf_a(ctx);
         ds.cos_at_light = 1.0f;
-        ds.radiance = light.radiance;
+        ds.radiance = environment_radiance_along(light, ds.dir_to_light);
         return ds;
     }
     }
@@ -229,10 +238,9 @@ WF_HD_INLINE EmitterHit radiance_on_hit(const Light& area, const EmitterContext&
 // Radiance of the environment seen along `ray_dir` (an escaped ray).
 // pdf_direct_a is the solid-angle pdf of illuminate() choosing this direction.
 WF_HD_INLINE EmitterHit environment_radiance(const Light& env, const EmitterContext& ctx, Vec3f ray_dir) {
-    (void)ray_dir;  // constant environment; an image-based one would look ray_dir up
     EmitterHit h;
     if (env.type != LightType::Environment) return h;
-    h.radiance = env.radiance;
+    h.radiance = environment_radiance_along(env, ray_dir);
     h.pdf_direct_a = uniform_sphere_pdf_w();
     h.pdf_emission_w = h.pdf_direct_a * infinite_light_position_pdf_a(ctx);
     return h;
@@ -278,7 +286,8 @@ WF_HD_INLINE EmissionSample emit(const Light& light, const EmitterContext& ctx, 
         float r = ctx.scene_sphere.radius;
         es.origin = ctx.scene_sphere.center + r * (-d + f.x * xy.x + f.y * xy.y);
         es.dir = d;
-        es.energy = light.radiance;
+        // The particle travels along d: it comes from the environment seen looking along -d.
+        es.energy = env ? environment_radiance_along(light, -d) : light.radiance;
         float dir_pdf = env ? uniform_sphere_pdf_w() : 1.0f;
         es.pdf_emission_w = dir_pdf * infinite_light_position_pdf_a(ctx);
         es.pdf_direct_a = dir_pdf;  // directional: 1 (delta); environment: solid angle

@@ -33,6 +33,7 @@ const char* const kBundledScenes[] = {
     "scenes/smallvcm/s2-point.json",
     "scenes/smallvcm/s3-background.json",
     "scenes/mesh-transforms.json",
+    "scenes/rtiow/final.json",
 };
 
 class BundledScene : public testing::TestWithParam<const char*> {};
