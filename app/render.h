@@ -21,7 +21,9 @@ struct RenderOptions {
     RenderSettings settings;       // resolution, spp, max depth, seed, integrator
     BackendKind backend = BackendKind::Auto;
     bool collect_stage_times = false;  // time every stage (CUDA events / host clock)
-    uint32_t max_wave_paths = 1u << 21;  // paths traced at once (path-state memory); the image does not depend on it
+    // Paths traced at once (path-state memory); 0: the integrator's choice (pt on a GPU: up
+    // to 16M, within an eighth of the free memory; otherwise 2M). The image does not depend on it.
+    uint32_t max_wave_paths = 0;
     double time_budget_seconds = 0.0;  // > 0: render passes until this much time is spent (spp = upper bound)
     // > 0: the most bytes the backend's buffers may hold together (--max-memory); a render
     // that needs more fails with OutOfMemoryError (engine/backend/profiler.h).

@@ -5,7 +5,9 @@
 // of one more render with per-stage events. Target on an H100: at most 20 ms per image
 // (the CUDA renderer takes 0.46 s there).
 //
-//   build/bin/bench_rtiow [--backend auto|cuda|cpu] [--repeats N] [--spp N] [--image FILE] [--json FILE]
+//   build/bin/bench_rtiow [--backend auto|cuda|cpu] [--repeats N] [--spp N] [--wave-paths N]
+//                         [--image FILE] [--json FILE]
+// --wave-paths: camera paths traced at once (RenderOptions::max_wave_paths; default: pt's choice).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +25,7 @@
 
 int main(int argc, char** argv) {
     wf::BackendKind backend = wf::BackendKind::Auto;
-    uint32_t repeats = 10, spp = 0;
+    uint32_t repeats = 10, spp = 0, wave_paths = 0;
     std::string json_path, image_path;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
             backend = v == "cpu" ? wf::BackendKind::Cpu : v == "cuda" ? wf::BackendKind::Cuda : wf::BackendKind::Auto;
         else if (a == "--repeats" && std::atoi(v.c_str()) > 0) repeats = uint32_t(std::atoi(v.c_str()));
         else if (a == "--spp" && std::atoi(v.c_str()) > 0) spp = uint32_t(std::atoi(v.c_str()));
+        else if (a == "--wave-paths" && std::atoi(v.c_str()) > 0) wave_paths = uint32_t(std::atoi(v.c_str()));
         else if (a == "--image") image_path = v;
         else if (a == "--json") json_path = v;
         else {
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
         o.settings = scene.settings;
         if (spp) o.settings.spp = spp;
         o.backend = backend;
+        if (wave_paths) o.max_wave_paths = wave_paths;
         wf::render(scene, o);  // warm-up: module load, first allocations
         std::vector<double> ms;
         wf::RenderResult last;
@@ -63,8 +67,10 @@ int main(int argc, char** argv) {
         const double median = sorted[sorted.size() / 2];
         uint64_t rays = 0;
         for (const wf::BounceQueueSizes& q : last.stats.bounces) rays += q.active + q.shadow;
-        std::printf("== rtiow-final: %ux%u, %u spp, max depth %u, %s on %s\n", o.settings.width, o.settings.height,
-                    o.settings.spp, o.settings.max_depth, last.backend.c_str(), last.device.c_str());
+        std::printf("== rtiow-final: %ux%u, %u spp, max depth %u, waves of %s paths, %s on %s\n", o.settings.width,
+                    o.settings.height, o.settings.spp, o.settings.max_depth,
+                    wave_paths ? std::to_string(wave_paths).c_str() : "pt's default", last.backend.c_str(),
+                    last.device.c_str());
         std::printf("ms per image:");
         for (double m : ms) std::printf(" %.2f", m);
         std::printf("\nmedian %.2f ms, min %.2f ms; BVH build %.2f ms, upload %.2f ms (not counted); %.1f Msamples/s, "

@@ -20,7 +20,8 @@ struct RenderResources {
     SceneView scene{};               // device view of the scene and its BVH
     Film<Backend>* film = nullptr;   // the image: every contribution is added here
     RenderSettings settings;         // resolution, depth, seed, integrator parameters
-    uint32_t max_wave_paths = 1u << 21;  // paths traced at once (state memory); the image does not depend on it
+    // Paths traced at once (state memory); 0 lets the integrator choose. The image does not depend on it.
+    uint32_t max_wave_paths = 0;
     bool count_events = false;           // count light vertices, connections, merges (--stats)
 };
 

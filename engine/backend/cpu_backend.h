@@ -74,6 +74,8 @@ public:
     using Buffer = HostBuffer<T>;
 
     static constexpr const char* kName = "cpu";
+    // Waves cost the CPU no launches: larger ones would only take more memory.
+    static constexpr bool kPrefersLargeWaves = false;
 
     explicit CpuBackend(ThreadPool& pool = ThreadPool::global()) : pool_(pool) {}
 

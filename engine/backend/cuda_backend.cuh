@@ -119,6 +119,8 @@ public:
     using Buffer = CudaBuffer<T>;
 
     static constexpr const char* kName = "cuda";
+    // Every bounce of a wave costs a few launches, however few paths are left in it.
+    static constexpr bool kPrefersLargeWaves = true;
     static constexpr uint32_t kBlockSize = kCudaBlockSize;
 
     CudaBackend() {

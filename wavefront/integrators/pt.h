@@ -28,7 +28,7 @@ public:
         const RenderSettings& s = res.settings;
         num_pixels_ = s.width * s.height;
         // Fill the wave with several samples of each pixel when the film is small.
-        wave_size_ = std::max(1u, res.max_wave_paths);
+        wave_size_ = res.max_wave_paths ? res.max_wave_paths : default_wave_paths(backend_);
         batch_ = std::max(1u, std::min(s.spp, wave_size_ / num_pixels_));
         wave_size_ = std::min<uint64_t>(wave_size_, uint64_t(num_pixels_) * batch_);
         paths_.allocate(wave_size_);
@@ -39,6 +39,22 @@ public:
     }
 
     uint32_t max_batch() const override { return batch_; }
+
+    // Paths per wave when the caller leaves it open. The late, nearly empty bounces of a
+    // wave cost a few launches each however few paths are left, so a GPU renders faster in
+    // fewer, larger waves (rtiow final scene, 9.6M camera paths, H100: 18.9 ms in waves of
+    // 2M, 9.7 ms in one wave): the largest power of two up to 16M whose state takes at most
+    // an eighth of the available memory. The CPU has no launches to save: 2M.
+    static uint32_t default_wave_paths(const Backend& backend) {
+        constexpr uint32_t kSmall = 1u << 21, kLarge = 1u << 24;
+        if constexpr (!Backend::kPrefersLargeWaves) return kSmall;
+        constexpr uint64_t kBytesPerPath = CameraPathStorage<Backend>::kBytesPerElement +
+                                           ShadowRayStorage<Backend>::kBytesPerElement + 3 * sizeof(uint32_t);
+        const uint64_t fits = backend.available_memory() / 8 / kBytesPerPath;
+        uint32_t wave = kLarge;
+        while (wave > kSmall && wave > fits) wave >>= 1;
+        return wave;
+    }
 
     void render(uint32_t first_iteration, uint32_t count) override {
         const uint64_t begin = uint64_t(first_iteration) * num_pixels_;

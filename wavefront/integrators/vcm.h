@@ -60,6 +60,8 @@ class VertexConnectionMerging final : public Integrator<Backend> {
 public:
     // Shadow rays one camera wave may push: bounds the camera wave for deep paths.
     static constexpr uint64_t kMaxShadowRaysPerWave = uint64_t(1) << 25;
+    // Paths per wave when the caller leaves it open (pt's larger GPU waves are not measured here).
+    static constexpr uint32_t kDefaultWavePaths = 1u << 21;
     // Light-vertex memory a batch of iterations may take (batches shrink to fit).
     static constexpr uint64_t kBatchVertexBytes = uint64_t(3) << 30;
 
@@ -69,7 +71,7 @@ public:
         num_pixels_ = s.width * s.height;
         num_light_paths_ = s.light_paths ? s.light_paths : num_pixels_;
         stride_ = std::max(1u, s.max_depth - 1);
-        const uint32_t max_wave = std::max(1u, res.max_wave_paths);
+        const uint32_t max_wave = res.max_wave_paths ? res.max_wave_paths : kDefaultWavePaths;
         const uint64_t entries = uint64_t(num_light_paths_) * stride_;  // per iteration
         const uint64_t bytes_per_iteration =
             entries * (LightVertexStorage<Backend>::kBytesPerElement +
