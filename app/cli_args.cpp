@@ -16,7 +16,8 @@ namespace {
 // Every option of `render`, for "did you mean" hints.
 constexpr std::string_view kRenderOptions[] = {
     "-o",     "--output",      "--spp",  "--time",    "--width",      "--height",     "--max-depth", "--seed",
-    "--integrator", "--light-paths", "--backend", "--stats", "--max-memory", "--quiet", "-q", "--help", "-h"};
+    "--integrator", "--light-paths", "--backend", "--stats", "--max-memory", "--threads", "--quiet", "-q", "--help",
+    "-h"};
 
 // The largest --max-memory: 2^40 MiB (an exbibyte) keeps the byte count far from overflow.
 constexpr uint64_t kMaxMemoryMib = uint64_t(1) << 40;
@@ -31,7 +32,8 @@ std::string build_usage() {
            "  wavefront render SCENE [-o OUT.png|.hdr|.exr] [--spp N] [--time SECONDS]\n"
            "                  [--width W] [--height H] [--max-depth D] [--seed S]\n"
            "                  [--integrator " + integrators + "] [--light-paths N]\n"
-           "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--stats FILE.json] [--quiet]\n"
+           "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--threads N]\n"
+           "                  [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends, the GPU code of this build and the devices\n"
            "  wavefront --help | --version\n"
            "SCENE: a scene file (.json) or a mesh file (.obj, .ply, .gltf, .glb), rendered with a\n"
@@ -41,6 +43,8 @@ std::string build_usage() {
            "--spp is the number of iterations: one sample per pixel each, and for lt, bpt,\n"
            "ppm, bpm and vcm one light pass (N light paths; default one per pixel) each.\n"
            "--max-memory caps the backend's buffers (also WF_MAX_MEMORY_MIB); more is an error.\n"
+           "--threads is the CPU backend's thread count (0, the default: all hardware threads);\n"
+           "a render on the GPU ignores it.\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 
@@ -134,6 +138,7 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--time") out.time_seconds = parse_seconds(a, value());
         else if (a == "--stats") out.stats_path = value();
         else if (a == "--max-memory") out.max_memory_mib = parse_max_memory_mib(a, value());
+        else if (a == "--threads") out.threads = parse_uint(a, value());
         else if (a == "--quiet" || a == "-q") out.quiet = true;
         else if (a == "--backend") out.backend = parse_backend(value());
         else if (a == "-h" || a == "--help") {
@@ -160,6 +165,9 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
                          "'" + scene_json::suggestion(*out.integrator, kIntegratorNames));
     if (out.light_paths && (*out.light_paths == 0 || *out.light_paths > kMaxFilmPixels))
         throw UsageError("--light-paths: expected 1.." + std::to_string(kMaxFilmPixels));
+    if (out.threads && *out.threads > kMaxCpuThreads)
+        throw UsageError("--threads: expected 0.." + std::to_string(kMaxCpuThreads) +
+                         " (0: all hardware threads), got " + std::to_string(*out.threads));
     return out;
 }
 

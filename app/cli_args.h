@@ -18,6 +18,9 @@ struct UsageError : std::runtime_error {
 // --spp and --max-depth are limited by kMaxSpp and kMaxPathDepth (engine/scene.h),
 // the scene format's limits.
 
+// The most --threads: far beyond any machine's cores, short of a typo's millions of threads.
+inline constexpr uint32_t kMaxCpuThreads = 4096;
+
 struct CliArgs {
     std::string command;  // "render", "info", "help", "version"
     std::string scene_path;
@@ -26,6 +29,7 @@ struct CliArgs {
     std::optional<std::string> integrator;
     std::optional<double> time_seconds;
     std::optional<uint64_t> max_memory_mib;  // --max-memory, else WF_MAX_MEMORY_MIB (see main)
+    std::optional<uint32_t> threads;         // --threads: CPU backend threads, 0 = all (RenderOptions::cpu_threads)
     BackendKind backend = BackendKind::Auto;
     std::string stats_path;
     bool quiet = false;

@@ -98,6 +98,7 @@ int run_render(const wf::CliArgs& args) {
     }
     options.collect_stage_times = !args.stats_path.empty();
     options.max_memory_bytes = max_memory_bytes(args);
+    options.cpu_threads = args.threads.value_or(0);
     const uint64_t pixels = uint64_t(options.settings.width) * options.settings.height;
     if (pixels > wf::kMaxFilmPixels)
         throw wf::UsageError("film of " + std::to_string(options.settings.width) + "x" +
@@ -105,13 +106,13 @@ int run_render(const wf::CliArgs& args) {
                              std::to_string(wf::kMaxFilmPixels) + " pixels");
 
     // Every output is checked before the render, so a bad one costs no rendering time
-    // and none can overwrite an input.
+    // and none can overwrite an input: the scene file or a mesh file it read.
     std::string output = args.output_path;
     if (output.empty()) output = "out/" + std::filesystem::path(args.scene_path).stem().string() + ".png";
     check_output_extension(output);
     std::vector<wf::RenderOutput> outputs = {{args.output_path.empty() ? "output" : "-o", output}};
     if (!args.stats_path.empty()) outputs.push_back({"--stats", args.stats_path});
-    wf::check_render_outputs({args.scene_path}, outputs);
+    wf::check_render_outputs(scene.input_files, outputs);
 
     const wf::BackendChoice backend = wf::choose_backend(args.backend);
     if (!backend.warning.empty()) warn(backend.warning);  // now, not after a long render

@@ -28,6 +28,9 @@ struct RenderOptions {
     // > 0: the most bytes the backend's buffers may hold together (--max-memory); a render
     // that needs more fails with OutOfMemoryError (engine/backend/profiler.h).
     uint64_t max_memory_bytes = 0;
+    // Threads of the CPU backend (--threads); 0: every hardware thread. The CUDA backend
+    // ignores it: the GPU's parallelism is its own.
+    uint32_t cpu_threads = 0;
     // Called after each completed iteration (sample pass) with (iterations done, total).
     std::function<void(uint32_t, uint32_t)> progress;
 };

@@ -76,6 +76,10 @@ struct HostScene {
     std::vector<std::string> material_names;
     std::vector<Light> lights;
     std::vector<IndexedMesh> meshes;  // the mesh shapes again, indexed, with normals and UVs (see IndexedMesh)
+    // Every file the load read, once each, in order: the scene file (load_scene; parse_scene
+    // reads text) and each mesh file with the files it pulled in (a glTF's buffers and
+    // images). Outputs are checked against them: writing one would destroy the scene.
+    std::vector<std::string> input_files;
 
     uint32_t num_prims() const { return uint32_t(triangles.size() + spheres.size()); }
 

@@ -26,14 +26,15 @@ std::optional<MeshFormat> mesh_format_of(std::string_view path) {
     return std::nullopt;
 }
 
-std::vector<IndexedMesh> read_mesh_file(const std::string& path) {
+std::vector<IndexedMesh> read_mesh_file(const std::string& path, std::vector<std::string>* files_read) {
     std::optional<MeshFormat> format = mesh_format_of(path);
     if (!format) mesh_io::fail(path, "not a mesh file: expected the extension .obj, .ply, .gltf or .glb");
+    if (files_read) files_read->push_back(path);
     switch (*format) {
         case MeshFormat::Obj: { std::vector<IndexedMesh> m; m.push_back(read_obj(path)); return m; }
         case MeshFormat::Ply: { std::vector<IndexedMesh> m; m.push_back(read_ply(path)); return m; }
         case MeshFormat::Gltf:
-        case MeshFormat::Glb: return read_gltf(path);
+        case MeshFormat::Glb: return read_gltf(path, files_read);
     }
     return {};
 }

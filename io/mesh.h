@@ -27,12 +27,14 @@ std::optional<MeshFormat> mesh_format_of(std::string_view path);
 
 // Reads any of the formats, chosen by the extension. glTF gives one mesh per
 // triangle primitive of each node of its default scene, with the node transforms
-// applied; OBJ and PLY give one mesh.
-std::vector<IndexedMesh> read_mesh_file(const std::string& path);
+// applied; OBJ and PLY give one mesh. `files_read`, when given, gets `path` and every
+// other file the reader opened (a glTF's external buffers and images) appended.
+std::vector<IndexedMesh> read_mesh_file(const std::string& path, std::vector<std::string>* files_read = nullptr);
 
 IndexedMesh read_obj(const std::string& path);
 IndexedMesh read_ply(const std::string& path);
-std::vector<IndexedMesh> read_gltf(const std::string& path);
+// `also_read`, when given, gets the files read besides `path` (external buffers, images).
+std::vector<IndexedMesh> read_gltf(const std::string& path, std::vector<std::string>* also_read = nullptr);
 
 // Largest mesh file read: the whole file is held in memory while it is parsed.
 inline constexpr uint64_t kMaxMeshFileBytes = uint64_t(4) << 30;

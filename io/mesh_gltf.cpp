@@ -29,6 +29,14 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
     return true;
 }
 
+// tinygltf's own file reading, noting each file it read (external buffers, images) in
+// `files`, a std::vector<std::string>: they are inputs of the render as much as the .gltf.
+bool read_and_note(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* files) {
+    if (!tinygltf::ReadWholeFile(out, err, path, nullptr)) return false;
+    static_cast<std::vector<std::string>*>(files)->push_back(path);
+    return true;
+}
+
 std::string one_line_joined(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     for (char& c : s)
@@ -262,7 +270,7 @@ private:
 
 }  // namespace
 
-std::vector<IndexedMesh> read_gltf(const std::string& path) {
+std::vector<IndexedMesh> read_gltf(const std::string& path, std::vector<std::string>* also_read) {
     const std::string bytes = mesh_io::read_file_bytes(path);
     if (bytes.size() > std::numeric_limits<unsigned>::max())  // tinygltf takes an unsigned length
         mesh_io::fail(path, "cannot open: a glTF file of " + std::to_string(bytes.size()) + " bytes is beyond tinygltf's 4 GiB");
@@ -270,6 +278,9 @@ std::vector<IndexedMesh> read_gltf(const std::string& path) {
     if (base_dir.empty()) base_dir = ".";
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(skip_image, nullptr);
+    std::vector<std::string> files;
+    loader.SetFsCallbacks(
+        {&tinygltf::FileExists, &tinygltf::ExpandFilePath, &read_and_note, &tinygltf::WriteWholeFile, &files});
     tinygltf::Model model;
     std::string err, warn;
     bool binary = mesh_format_of(path) == MeshFormat::Glb;
@@ -277,7 +288,9 @@ std::vector<IndexedMesh> read_gltf(const std::string& path) {
                                                    unsigned(bytes.size()), base_dir)
                      : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir);
     if (!ok) mesh_io::fail(path, "tinygltf: " + one_line_joined(err.empty() ? std::string("cannot parse the file") : err));
-    return GltfReader(path, model).read();
+    std::vector<IndexedMesh> meshes = GltfReader(path, model).read();
+    if (also_read) also_read->insert(also_read->end(), files.begin(), files.end());
+    return meshes;
 }
 
 }  // namespace wf

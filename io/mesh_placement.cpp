@@ -99,14 +99,19 @@ void place_mesh(const MeshPlace& at, IndexedMesh mesh, const Affine3& xf, const 
     }
 
     // Zero-area triangles go from the index list too, so triangle t is primitive first_prim + t.
+    // An emissive triangle is noted by its number as written, which the user can look up.
     size_t kept = 0;
     const size_t num_triangles = mesh.indices.size() / 3;
+    const bool emits = !is_black(sc.emission);
     for (size_t t = 0; t < num_triangles; ++t) {
         const uint32_t* v = &mesh.indices[3 * t];
-        if (degenerate(mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]])) continue;
+        const Triangle tri{mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]};
+        if (degenerate(tri.p0, tri.p1, tri.p2)) continue;
+        if (emits) g.note_emissive_triangle(tri, at.pointer, g.shape_triangles + t);
         for (int k = 0; k < 3; ++k) mesh.indices[3 * kept + k] = v[k];
         ++kept;
     }
+    g.shape_triangles += num_triangles;
     g.dropped_degenerate_triangles += uint32_t(std::min<size_t>(num_triangles - kept, std::numeric_limits<uint32_t>::max()));
     if (kept == 0) at.fail("at least one triangle of non-zero area", std::to_string(num_triangles) + " degenerate triangles");
     mesh.indices.resize(3 * kept);

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <limits>
 #include <new>
+#include <set>
 
 #include "io/mesh.h"
 #include "io/mesh_placement.h"
@@ -174,8 +175,27 @@ void read_lights(const Reader& r, const Node& n, std::vector<Light>& lights) {
     }
 }
 
+// Emissive triangles at least the area of the smallest sphere accepted (kMinEmissiveTriangleArea,
+// scene_shapes.h, says why); `min_radius_relative` is that sphere's radius.
+void check_emissive_triangle_areas(const Reader& r, const std::vector<EmissiveTriangleNote>& smallest,
+                                   double min_radius_relative, float largest) {
+    const double min_area = std::max(kMinEmissiveTriangleArea,
+                                     4.0 * 3.14159265358979323846 * min_radius_relative * min_radius_relative);
+    for (const EmissiveTriangleNote& note : smallest) {
+        if (note.area >= min_area) continue;
+        char expected[300], got[100];
+        std::snprintf(expected, sizeof expected,
+                      "emissive triangles of area >= %g (that of a sphere of radius 2^-20 of the scene's largest "
+                      "coordinate magnitude, %g, and at least 2^-61: a smaller light's pdf 1 / area overflows float)",
+                      min_area, double(largest));
+        std::snprintf(got, sizeof got, "triangle %zu of area %g", note.triangle, note.area);
+        r.fail(note.pointer, expected, got);
+    }
+}
+
 // Checks that need the whole scene (see scene_json.h for the limits and their reasons).
-void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene) {
+void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene,
+                       const std::vector<EmissiveTriangleNote>& smallest_emissive_triangles) {
     Aabb box = scene.bounds();
     float largest = max_component(abs(scene.camera.position));
     if (!box.empty()) largest = std::max({largest, max_component(abs(box.lo)), max_component(abs(box.hi))});
@@ -207,6 +227,7 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
             }
         }
     }
+    check_emissive_triangle_areas(r, smallest_emissive_triangles, kMinSphereRadiusRelative * double(largest), largest);
 
     auto lights = r.member(root, "lights");
     if (!lights) return;
@@ -243,6 +264,15 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
     }
 }
 
+// `files` in their first order, each once (a mesh file may serve many shapes).
+std::vector<std::string> without_repeats(std::vector<std::string> files) {
+    std::set<std::string> seen;
+    std::vector<std::string> once;
+    for (std::string& f : files)
+        if (seen.insert(f).second) once.push_back(std::move(f));
+    return once;
+}
+
 // A mesh file rendered on its own: default material, a neutral environment light of
 // radiance 1, and a camera that frames the mesh's bounding sphere from the front
 // (+z), a little to the right and above (+x, +y, y up), as most models are authored.
@@ -254,7 +284,8 @@ HostScene load_mesh_file_scene(const std::string& path, SceneLoadStats* stats) {
         scene.material_names.emplace_back(kDefaultMaterialName);
         GeometryBuilder geometry;
         ShapeCommon sc;  // material 0, not emitting
-        for (IndexedMesh& m : read_mesh_file(path)) place_mesh(MeshPlace{path, "", ""}, std::move(m), Affine3(), sc, geometry);
+        for (IndexedMesh& m : read_mesh_file(path, &scene.input_files))
+            place_mesh(MeshPlace{path, "", ""}, std::move(m), Affine3(), sc, geometry);
         scene.prims = geometry.finish();
         scene.triangles = std::move(geometry.triangles);
         scene.meshes = std::move(geometry.meshes);
@@ -263,6 +294,7 @@ HostScene load_mesh_file_scene(const std::string& path, SceneLoadStats* stats) {
         environment.radiance = Vec3f(1.0f);
         scene.lights.push_back(environment);
         if (stats) stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+        scene.input_files = without_repeats(std::move(scene.input_files));
 
         SceneSphere bounds = scene.bounding_sphere();
         CameraDesc& cam = scene.camera;
@@ -318,7 +350,8 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
         scene.materials = std::move(materials.materials);
         scene.material_names = std::move(materials.names);
         if (stats) stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
-        check_scene_scale(r, root, scene);
+        scene.input_files = without_repeats(std::move(geometry.files_read));
+        check_scene_scale(r, root, scene, geometry.smallest_emissive_triangles);
         return scene;
     } catch (const std::bad_alloc&) {
         throw SceneError(one_line(source_name) + ": out of memory while loading the scene");
@@ -339,7 +372,9 @@ HostScene load_scene(const std::string& path, SceneLoadStats* stats) {
     std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     if (file.bad()) throw SceneError(name + ": cannot open: read error");
     std::string base_dir = fs::path(path).parent_path().string();
-    return parse_scene(text, path, base_dir.empty() ? "." : base_dir, stats);
+    HostScene scene = parse_scene(text, path, base_dir.empty() ? "." : base_dir, stats);
+    scene.input_files.insert(scene.input_files.begin(), path);
+    return scene;
 }
 
 std::string resolve_scene_path(const std::string& base_dir, const std::string& path) {

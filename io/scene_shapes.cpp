@@ -35,6 +35,8 @@ void add_triangle(const Reader& r, const Node& at, Vec3f a, Vec3f b, Vec3f c, co
                    "a triangle of zero area");
     }
     if (sc.flip_normals) std::swap(b, c);  // normal = normalize(cross(p1 - p0, p2 - p0))
+    if (!is_black(sc.emission)) g.note_emissive_triangle({a, b, c}, at.pointer, g.shape_triangles);
+    ++g.shape_triangles;
     g.add_world_triangle({a, b, c}, sc.material, sc.emission);
 }
 
@@ -85,7 +87,7 @@ void read_mesh_file_shape(const Reader& r, const Node& n, const Node& file, cons
     std::string path = resolve_scene_path(base_dir, r.string(file));
     std::vector<IndexedMesh> meshes;
     try {
-        meshes = read_mesh_file(path);
+        meshes = read_mesh_file(path, &g.files_read);
     } catch (const SceneError& e) {  // the mesh file's own message, after the place in the scene
         throw SceneError(one_line(r.source()) + ": " + file.pointer + ": " + e.what());
     }
@@ -190,11 +192,7 @@ void check_area_light_power(const Reader& r, const Node& n, const GeometryBuilde
             double radius = g.spheres[l.prim].radius;
             area = 4.0 * kPi * radius * radius;
         } else {
-            const Triangle& t = g.triangles[l.prim];
-            Vec3f e1 = t.p1 - t.p0, e2 = t.p2 - t.p0;
-            double cx = double(e1.y) * e2.z - double(e1.z) * e2.y, cy = double(e1.z) * e2.x - double(e1.x) * e2.z,
-                   cz = double(e1.x) * e2.y - double(e1.y) * e2.x;
-            area = 0.5 * std::sqrt(cx * cx + cy * cy + cz * cz);
+            area = triangle_area(g.triangles[l.prim]);
         }
         double power = kPi * area * double(max_component(l.radiance));
         if (power > kMaxAreaLightPower) {
@@ -279,10 +277,26 @@ void read_shapes(const Reader& r, const Node& shapes, MaterialTable& materials, 
     r.expect_array(shapes, "list of shapes");
     for (size_t i = 0; i < shapes->size(); ++i) {
         size_t first_light = out.lights.size();
+        out.shape = i;
+        out.shape_triangles = 0;
         Node shape = r.element(shapes, i);
         read_shape(r, shape, materials, base_dir, out);
         check_area_light_power(r, shape, out, first_light);
     }
+}
+
+double triangle_area(const Triangle& t) {
+    Vec3f e1 = t.p1 - t.p0, e2 = t.p2 - t.p0;
+    double cx = double(e1.y) * e2.z - double(e1.z) * e2.y, cy = double(e1.z) * e2.x - double(e1.x) * e2.z,
+           cz = double(e1.x) * e2.y - double(e1.y) * e2.x;
+    return 0.5 * std::sqrt(cx * cx + cy * cy + cz * cz);
+}
+
+void GeometryBuilder::note_emissive_triangle(const Triangle& t, const std::string& pointer, size_t index) {
+    const double area = triangle_area(t);
+    std::vector<EmissiveTriangleNote>& notes = smallest_emissive_triangles;
+    if (notes.empty() || notes.back().shape != shape) notes.push_back({area, shape, pointer, index});
+    else if (area < notes.back().area) notes.back() = {area, shape, pointer, index};
 }
 
 void GeometryBuilder::add_world_triangle(const Triangle& t, uint32_t material, Vec3f emission) {

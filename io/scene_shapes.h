@@ -22,6 +22,28 @@ struct ShapeCommon {
     std::string transform_at;   // JSON pointer of "transform", for messages ("" when absent)
 };
 
+// Emissive triangle area. An area light's pdfs are 1 / area times squared distances up
+// to the scene's diameter (materials/emitters.h), as for a sphere light, whose radius
+// limit (kMinSphereRadiusRelative, scene_json.h) keeps them below 2^61 and their squares
+// (the MIS ratios) finite: so an emissive triangle needs at least the area of the smallest
+// sphere accepted, 4 pi (2^-20 M)^2, M the scene's largest coordinate magnitude. The
+// absolute floor keeps the renderer's float |e1 x e2|^2 = (2 area)^2 a normal float
+// (>= 2^-126) with room for a further 2^-6: area >= 2^-61. A triangle that emits nothing
+// has no such pdf and needs only a non-zero area.
+inline constexpr double kMinEmissiveTriangleArea = 0x1p-61;
+
+// The smallest emissive triangle of one shape, kept for the area check above, which
+// needs the whole scene's scale (check_scene_scale in scene_loader.cpp).
+struct EmissiveTriangleNote {
+    double area = 0.0;    // in world space, from the float vertices the renderer uses
+    size_t shape = 0;     // index in "shapes"
+    std::string pointer;  // where it is reported: the shape's triangles ("/shapes/3/indices", "/shapes/3")
+    size_t triangle = 0;  // index among the shape's triangles as written (zero-area ones counted)
+};
+
+// Area of a triangle of float vertices, in double (the products of floats are exact).
+double triangle_area(const Triangle& t);
+
 // Triangles and spheres are collected apart because primitive ids put all triangles
 // first; an area light on a sphere holds the sphere's index until finish() knows
 // the triangle count.
@@ -34,9 +56,16 @@ struct GeometryBuilder {
     std::vector<uint32_t> sphere_light_ids;  // lights whose prim is still a sphere index
     uint32_t dropped_degenerate_triangles = 0;
     std::vector<IndexedMesh> meshes;  // mesh shapes, indexed, in world space (HostScene::meshes)
+    std::vector<std::string> files_read;  // mesh files and what they pulled in, repeats included (HostScene::input_files)
+    std::vector<EmissiveTriangleNote> smallest_emissive_triangles;  // one per emissive shape of triangles, in shape order
+    size_t shape = 0;            // index in "shapes" of the shape being read
+    size_t shape_triangles = 0;  // triangles of that shape so far, as written (zero-area ones counted)
 
     // Appends a world-space triangle as the next primitive (an area light when `emission` is not black).
     void add_world_triangle(const Triangle& t, uint32_t material, Vec3f emission);
+    // Keeps world-space triangle `t`, number `index` among the current shape's triangles as
+    // written, when it is the shape's smallest emissive one so far (`pointer`: see EmissiveTriangleNote).
+    void note_emissive_triangle(const Triangle& t, const std::string& pointer, size_t index);
     // Turns sphere indices into primitive ids; returns prims (triangles, then spheres).
     std::vector<PrimInfo> finish();
 };

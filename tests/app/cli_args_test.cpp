@@ -139,4 +139,22 @@ TEST(CliArgs, MaxMemoryIsAPositiveNumberOfMiB) {
     }
 }
 
+TEST(CliArgs, ThreadsIsACountUpTo4096WhereZeroMeansAll) {
+    EXPECT_FALSE(parse_cli_args({"render", "s.json"}).threads.has_value());
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--threads", "3"}).threads, 3u);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--threads", "0"}).threads, 0u);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--threads", "4096"}).threads, kMaxCpuThreads);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--threads", "4097"})
+                  .find("--threads: expected 0..4096 (0: all hardware threads), got 4097"),
+              std::string::npos);
+    for (const char* bad : {"-1", "-0", "abc", "2.5", "", "99999999999999999999"})
+        EXPECT_NE(usage_error_of({"render", "s.json", "--threads", bad}).find("--threads: expected"), std::string::npos)
+            << bad;
+    EXPECT_NE(usage_error_of({"render", "s.json", "--threads"}).find("--threads: missing value"), std::string::npos);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--thread", "2"}).find("did you mean \"--threads\"?"),
+              std::string::npos);
+    EXPECT_NE(cli_usage().find("[--threads N]"), std::string::npos) << cli_usage();
+    EXPECT_NE(cli_usage().find("a render on the GPU ignores it"), std::string::npos) << cli_usage();
+}
+
 }  // namespace wf

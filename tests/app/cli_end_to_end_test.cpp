@@ -13,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "io/image.h"
+#include "tests/app/mesh_scene_files.h"
 #include "tests/common/source_dir.h"
 
 namespace wf {
@@ -122,6 +124,29 @@ TEST(CliEndToEnd, RenderWritesTheImageAndNamesTheBackend) {
     EXPECT_NE(r.stdout_text.find("32x24, 2 spp"), std::string::npos) << r.stdout_text;
 }
 
+TEST(CliEndToEnd, ThreadCountSetsTheCpuThreadsAndLeavesTheImageAsItWas) {
+    // 64 x 48 pixels x 4 samples: 6 chunks of the pool's 2048 paths, shared by the threads.
+    const std::string dir = testing::TempDir() + "/wf_threads_" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    auto render = [&](const std::string& threads) {
+        const std::string out = dir + "/t" + threads + ".exr";
+        RunResult r = run_wavefront("render '" + test::source_dir() + "/scenes/cornell-box.json' -o '" + out +
+                                    "' --width 64 --height 48 --spp 4 --seed 7 --backend cpu --threads " + threads);
+        EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+        EXPECT_NE(r.stdout_text.find("(" + threads + " CPU threads,"), std::string::npos) << r.stdout_text;
+        return read_image(out);
+    };
+    const Image one = render("1"), three = render("3");
+    ASSERT_EQ(one.pixel_count(), 64u * 48u);
+    ASSERT_EQ(three.pixel_count(), one.pixel_count());
+    size_t differing = 0;
+    for (size_t i = 0; i < one.pixel_count(); ++i)
+        differing += !(one.pixels[i].x == three.pixels[i].x && one.pixels[i].y == three.pixels[i].y &&
+                       one.pixels[i].z == three.pixels[i].z);
+    EXPECT_EQ(differing, 0u);  // pt is bit for bit the same on any thread count (README, Determinism)
+    std::filesystem::remove_all(dir);
+}
+
 TEST(CliEndToEnd, TimeBudgetRendersUntilTheClockRunsOut) {
     RunResult r = run_wavefront("render '" + test::source_dir() + "/scenes/cornell-box.json' -o '" +
                                 testing::TempDir() + "/t.hdr' --width 16 --height 16 --time 0.3 --backend cpu");
@@ -172,6 +197,23 @@ TEST_F(CliOutputs, StatsNamingTheSceneIsRefusedAndTheSceneIsIntact) {
     EXPECT_EQ(line_count(r.stderr_text), 1u) << r.stderr_text;
     EXPECT_EQ(read_file(scene_), scene_text_);
     EXPECT_FALSE(std::filesystem::exists(dir_ + "/a.png"));
+}
+
+TEST_F(CliOutputs, AnOutputNamingAMeshFileOfTheSceneIsRefusedAndTheFileIsIntact) {
+    const test::MeshSceneFiles files = test::write_mesh_scene(dir_);
+    const std::string flags = " --backend cpu --width 16 --height 16 --spp 1 -o '" + dir_ + "/a.png' ";
+    for (const std::string& input : {files.obj, files.bin, files.texture}) {
+        const std::string before = read_file(input);
+        RunResult r = run_wavefront("render '" + files.scene + "'" + flags + "--stats '" + input + "'");
+        EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+        EXPECT_NE(r.stderr_text.find("--stats '" + input + "' is the input file"), std::string::npos) << r.stderr_text;
+        EXPECT_EQ(line_count(r.stderr_text), 1u) << r.stderr_text;
+        EXPECT_EQ(read_file(input), before) << input;
+        EXPECT_FALSE(std::filesystem::exists(dir_ + "/a.png"));
+    }
+    // The same render with outputs of its own runs: the refusals above were the outputs'.
+    RunResult r = run_wavefront("render '" + files.scene + "'" + flags + "--stats '" + dir_ + "/s.json'");
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
 }
 
 TEST_F(CliOutputs, OutputAndStatsOnOneFileAreRefused) {

@@ -17,6 +17,8 @@
 
 #include "app/cli_args.h"
 #include "io/image.h"
+#include "io/scene_loader.h"
+#include "tests/app/mesh_scene_files.h"
 
 namespace wf {
 namespace {
@@ -71,6 +73,33 @@ TEST_F(OutputFiles, AnOutputThatIsTheSceneIsRefusedHoweverItIsNamed) {
     }
     EXPECT_EQ(read("scene.json"), "{}");
     EXPECT_EQ(outputs_error({path("scene.json")}, {{"--stats", path("stats.json")}}), "no error");
+}
+
+TEST_F(OutputFiles, TheSceneListsEveryFileItReadOnce) {
+    const test::MeshSceneFiles files = test::write_mesh_scene(dir_.string());
+    const HostScene scene = load_scene(files.scene);
+    // The scene, its mesh files (model.obj serves two shapes) and what the glTF pulled in.
+    const std::vector<std::string> expected = {files.scene, files.obj, files.gltf, files.bin, files.texture};
+    ASSERT_EQ(scene.input_files.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i)
+        EXPECT_TRUE(fs::equivalent(scene.input_files[i], expected[i])) << scene.input_files[i] << " vs " << expected[i];
+    // A mesh file rendered on its own lists itself and its buffers.
+    const HostScene mesh = load_scene(files.gltf);
+    ASSERT_EQ(mesh.input_files.size(), 3u);
+    EXPECT_TRUE(fs::equivalent(mesh.input_files[0], files.gltf));
+    EXPECT_TRUE(fs::equivalent(mesh.input_files[1], files.bin));
+}
+
+TEST_F(OutputFiles, AnOutputThatIsAFileTheSceneReadIsRefused) {
+    const test::MeshSceneFiles files = test::write_mesh_scene(dir_.string());
+    const HostScene scene = load_scene(files.scene);
+    for (const std::string& input : {files.obj, files.bin, files.texture}) {
+        const std::string message = outputs_error(scene.input_files, {{"-o", path("a.png")}, {"--stats", input}});
+        EXPECT_NE(message.find("--stats '" + input + "' is the input file"), std::string::npos) << message;
+    }
+    const std::string message = outputs_error(scene.input_files, {{"-o", files.texture}});
+    EXPECT_NE(message.find("-o '" + files.texture + "' is the input file"), std::string::npos) << message;
+    EXPECT_EQ(outputs_error(scene.input_files, {{"-o", path("a.png")}, {"--stats", path("s.json")}}), "no error");
 }
 
 TEST_F(OutputFiles, TwoOutputsOnOneFileAreRefused) {

@@ -71,6 +71,7 @@ const BadScene kBadScenes[] = {
     {"up_parallel_to_view.json", ": /camera/up: expected ", "an up vector not parallel to the view direction"},
     // Values whose float arithmetic breaks down (limits derived in io/scene_json.h).
     {"tiny_sphere_radius.json", ": /shapes/1/radius: expected ", "number >= 3.62396e-06 (2^-20 of the scene's largest coordinate magnitude, 3.8"},
+    {"tiny_emissive_quad.json", ": /shapes/1: expected ", "emissive triangles of area >= 1.65035e-10 (that of a sphere of radius 2^-20 of the scene's largest coordinate magnitude, 3.8, and at least 2^-61"},
     {"huge_phong_exponent.json", ": /materials/glossy/phong_exponent: expected ", "number in [0, 131072], got 1e+09"},
     {"fov_rounds_to_180.json", ": /camera/fov: expected ", "179.99998474121094] (as a float; outside it the camera's tan(fov / 2)"},
     {"huge_point_intensity.json", ": /lights/0/intensity: expected ", "intensity <= 6.30478e+27, so that (number of lights) * power = 1 * 4 pi * intensity <= 2^96, got 3e+38"},

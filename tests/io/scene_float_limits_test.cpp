@@ -1,9 +1,12 @@
 // Inputs at the edge of float arithmetic (limits derived in io/scene_json.h,
-// io/scene_loader.cpp and io/scene_materials.cpp): just inside each limit the scene
+// io/scene_shapes.h, io/scene_loader.cpp and io/scene_materials.cpp): just inside each limit the scene
 // loads and renders finite, correct samples; just outside it is refused with a message
 // naming the field. The tiny-direction cases are made right rather than refused.
+#include <unistd.h>
+
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -108,6 +111,89 @@ TEST(SceneFloatLimits, SmallestEmissiveSphereRendersFiniteAndUnbiased) {
         // The sphere's light takes half the light picks, so the noise differs; its power is
         // nil. 24x24 pixels x 16 spp: the means agree to a few percent.
         EXPECT_NEAR(ma, mb, 0.06 * mb) << integrator;
+    }
+}
+
+// ---- Emissive triangle area ----------------------------------------------------------------
+
+// The smallest emissive triangle area in the Cornell box: that of a sphere of radius
+// 2^-20 of its largest coordinate (io/scene_shapes.h, kMinEmissiveTriangleArea).
+const double kCornellMinEmissiveArea =
+    4.0 * 3.14159265358979323846 * (kCornellLargestCoordinate * 0x1p-20) * (kCornellLargestCoordinate * 0x1p-20);
+
+// Right triangle (0, 1, 0), (a, 1, 0), (0, 1, a) of area a^2 / 2, emitting downwards.
+Json emissive_triangle(float a) {
+    return Json::parse(R"({"type": "triangle", "emission": 1, "vertices": [[0, 1, 0], [)" + exact(a) +
+                       R"(, 1, 0], [0, 1, )" + exact(a) + "]]}");
+}
+
+// Smallest float a with a^2 / 2 >= area.
+float smallest_side_with_half_square_at_least(double area) {
+    float a = float(std::sqrt(2.0 * area));
+    while (double(a) * a / 2.0 < area) a = std::nextafter(a, 1.0f);
+    while (double(std::nextafter(a, 0.0f)) * std::nextafter(a, 0.0f) / 2.0 >= area) a = std::nextafter(a, 0.0f);
+    return a;
+}
+
+TEST(SceneFloatLimits, EmissiveTriangleAreaBoundaryIsThatOfTheSmallestSphere) {
+    const float inside = smallest_side_with_half_square_at_least(kCornellMinEmissiveArea);
+    const float outside = std::nextafter(inside, 0.0f);
+    Json doc = cornell_box();
+    doc["shapes"].push_back(emissive_triangle(inside));
+    EXPECT_NO_THROW(parse(doc));
+    doc["shapes"].back() = emissive_triangle(outside);
+    std::string e = test::scene_error_of([&] { parse(doc); });
+    EXPECT_NE(e.find("inline.json: /shapes/8/vertices: expected emissive triangles of area >= "), std::string::npos)
+        << e;
+    EXPECT_NE(e.find("got triangle 0 of area "), std::string::npos) << e;
+    // The same triangle emitting nothing has no pdf to overflow: only its area must be non-zero.
+    doc["shapes"].back().erase("emission");
+    EXPECT_NO_THROW(parse(doc));
+}
+
+TEST(SceneFloatLimits, EmissiveTriangleAreaHasAnAbsoluteFloorOfTwoToTheMinus61) {
+    // A scene at the scale of 1e-9 (the relative limit would allow 1e-29): sides of 2^-30
+    // give an area of exactly 2^-61.
+    auto scene = [](float side) {
+        return R"({"camera": {"position": [0, 0, 1e-9], "look_at": [0, 0, 0]},
+                   "shapes": [{"type": "quad", "corner": [0, 0, 0], "edge_u": [)" + exact(side) + R"(, 0, 0],
+                               "edge_v": [0, )" + exact(side) + R"(, 0], "emission": 1}]})";
+    };
+    EXPECT_NO_THROW(parse(scene(0x1p-30f)));  // two triangles of area side^2 / 2 = 2^-61
+    std::string e = test::scene_error_of([&] { parse(scene(std::nextafter(0x1p-30f, 0.0f))); });
+    EXPECT_NE(e.find("inline.json: /shapes/0: expected emissive triangles of area >= 4.33681e-19"), std::string::npos)
+        << e;
+}
+
+TEST(SceneFloatLimits, ATinyEmissiveMeshTriangleIsNamedByItsIndexAsWritten) {
+    // Triangle 1 has no area (left out of the scene), triangle 2 is too small to emit:
+    // the message counts triangles as the file writes them.
+    Json doc = cornell_box();
+    doc["shapes"].push_back(Json::parse(R"({"type": "mesh", "emission": 1,
+        "positions": [[0, 1, 0], [0.5, 1, 0], [0, 1, 0.5], [0.2, 1, 0], [0, 1, 1e-10]],
+        "indices": [[0, 1, 2], [0, 1, 3], [0, 3, 4]]})"));
+    std::string e = test::scene_error_of([&] { parse(doc); });
+    EXPECT_NE(e.find("inline.json: /shapes/8/indices: expected emissive triangles of area >= "), std::string::npos)
+        << e;
+    EXPECT_NE(e.find("got triangle 2 of area 1e-11"), std::string::npos) << e;
+    // A mesh file: the place is the shape's "file", the index the file's.
+    const std::string obj = testing::TempDir() + "/wf_tiny_emitter_" + std::to_string(getpid()) + ".obj";
+    std::ofstream(obj) << "v 0 1 0\nv 0.5 1 0\nv 0 1 0.5\nv 0 1 1e-10\nf 1 2 3\nf 1 2 4\n";
+    doc["shapes"].back() = Json{{"type", "mesh"}, {"file", obj}, {"emission", 1}};
+    e = test::scene_error_of([&] { parse(doc); });
+    EXPECT_NE(e.find("inline.json: /shapes/8/file: expected emissive triangles of area >= "), std::string::npos) << e;
+    EXPECT_NE(e.find("got triangle 1 of area 2.5e-11"), std::string::npos) << e;
+    std::remove(obj.c_str());
+}
+
+TEST(SceneFloatLimits, SmallestEmissiveTriangleRendersFinite) {
+    Json doc = cornell_box();
+    doc["shapes"].push_back(emissive_triangle(smallest_side_with_half_square_at_least(kCornellMinEmissiveArea)));
+    HostScene scene = parse(doc);
+    for (const char* integrator : {"pt", "lt", "bpt", "vcm"}) {
+        RenderResult r = render_small(scene, integrator, 16);
+        EXPECT_EQ(r.stats.nonfinite_samples, 0u) << integrator;
+        EXPECT_TRUE(std::isfinite(image_mean(r.image))) << integrator;
     }
 }
 

@@ -106,12 +106,18 @@ public:
         const uint64_t available = backend_.available_memory();
         if (needed > available) {
             auto gib = [](uint64_t b) { return std::to_string(double(b) / double(1ull << 30)).substr(0, 6) + " GiB"; };
+            // Under --max-memory the limit, not the device, may be what falls short: say which.
+            const uint64_t limit = backend_.memory().limit.load();
+            const bool by_limit = limit != 0 && available == backend_.memory().left_under_limit();
+            const std::string have = by_limit ? "the --max-memory limit of " + gib(limit) + " leaves " + gib(available)
+                                              : backend_.device_name() + " has " + gib(available);
             throw std::runtime_error(s.integrator + " at " + std::to_string(s.width) + "x" + std::to_string(s.height) +
                                      " with max path length " + std::to_string(s.max_depth) + " needs " + gib(needed) +
                                      " for light vertices, path state and queues (" + std::to_string(num_light_paths_) +
-                                     " light paths x " + std::to_string(stride_) + " vertices), but " +
-                                     backend_.device_name() + " has " + gib(available) +
-                                     " available; use fewer --light-paths, a smaller film or a smaller --max-depth");
+                                     " light paths x " + std::to_string(stride_) + " vertices), but " + have +
+                                     " available; use fewer --light-paths, a smaller film" +
+                                     (by_limit ? ", a smaller --max-depth or a larger --max-memory"
+                                               : " or a smaller --max-depth"));
         }
         light_vertices_.allocate(uint32_t(entries * batch_));
         light_paths_.allocate(light_wave_);
