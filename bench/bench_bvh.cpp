@@ -11,8 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -22,24 +20,9 @@
 #include "accel/bvh_build_gpu.h"
 #include "accel/bvh_quality.h"
 #include "app/render.h"
+#include "bench/bench_common.h"
 
 namespace {
-
-[[noreturn]] void usage_error(const std::string& message) {
-    std::fprintf(stderr, "bench_bvh: %s\nusage: bench_bvh [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]\n",
-                 message.c_str());
-    std::exit(2);
-}
-
-uint32_t parse_count(const std::string& flag, const std::string& value, unsigned long max) {
-    try {
-        size_t used = 0;
-        unsigned long v = std::stoul(value, &used);
-        if (used == value.size() && v <= max) return uint32_t(v);
-    } catch (const std::exception&) {
-    }
-    usage_error(flag + " needs a whole number from 0 to " + std::to_string(max) + ", got '" + value + "'");
-}
 
 struct Mesh {
     std::string name;
@@ -71,16 +54,7 @@ Mesh bumpy_sphere(const std::string& name, uint32_t side) {
 Mesh sphere_field(const std::string& name, uint32_t count) {
     Mesh m;
     m.name = name;
-    std::mt19937 rng(count);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    const float half = std::sqrt(float(count));
-    for (uint32_t i = 0; i < count; ++i) {
-        float r = 0.1f + 0.3f * u(rng);
-        m.spheres.push_back({wf::Vec3f((u(rng) * 2 - 1) * half, r, (u(rng) * 2 - 1) * half), r});
-    }
-    const float g = 2.0f * half;
-    m.triangles.push_back({{-g, 0, -g}, {g, 0, -g}, {g, 0, g}});
-    m.triangles.push_back({{-g, 0, -g}, {g, 0, g}, {-g, 0, g}});
+    wf::bench::sphere_field(count, m.triangles, m.spheres);
     return m;
 }
 
@@ -89,17 +63,13 @@ Mesh sphere_field(const std::string& name, uint32_t count) {
 int main(int argc, char** argv) {
     std::string json_path;
     uint32_t reps = 20, warmup = 3, cpu_limit = 2000000;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) usage_error(a + " needs a value");
-            return argv[++i];
-        };
-        if (a == "--reps") reps = std::max(1u, parse_count(a, next(), 10000));
-        else if (a == "--warmup") warmup = parse_count(a, next(), 10000);
-        else if (a == "--cpu-limit") cpu_limit = parse_count(a, next(), 4000000000ul);
-        else if (a == "--json") json_path = next();
-        else usage_error("unknown argument " + a);
+    wf::bench::Args args(argc, argv, "bench_bvh", "[--reps N] [--warmup N] [--cpu-limit N] [--json FILE]");
+    for (std::string a; args.next(a);) {
+        if (a == "--reps") reps = std::max(1u, args.count(0, 10000));
+        else if (a == "--warmup") warmup = args.count(0, 10000);
+        else if (a == "--cpu-limit") cpu_limit = args.count(0, 4000000000u);
+        else if (a == "--json") json_path = args.value();
+        else args.fail("unknown argument " + a);
     }
 #if !defined(WF_HAVE_CUDA)
     std::fprintf(stderr, "bench_bvh: this build has no CUDA backend\n");
@@ -171,14 +141,7 @@ int main(int argc, char** argv) {
             std::printf(" %12.4f", s < t.stages.size() ? t.stages[s].milliseconds / double(reps) : 0.0);
         std::printf("\n");
     }
-    if (!json_path.empty()) {
-        std::ofstream out(json_path);
-        out << report.dump(2) << "\n";
-        if (!out) {
-            std::fprintf(stderr, "bench_bvh: cannot write %s\n", json_path.c_str());
-            return 1;
-        }
-    }
+    if (!json_path.empty() && !wf::bench::write_json(args, json_path, report)) return 1;
     return 0;
 #endif
 }

@@ -4,9 +4,6 @@
 //
 //   build/bin/bench_pt [--backend auto|cuda|cpu] [--passes N] [--warmup N] [--json FILE]
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -14,6 +11,7 @@
 
 #include "app/render.h"
 #include "app/stats_json.h"
+#include "bench/bench_common.h"
 #include "io/scene_loader.h"
 
 namespace {
@@ -36,29 +34,20 @@ int main(int argc, char** argv) {
     wf::BackendKind backend = wf::BackendKind::Auto;
     uint32_t passes = 64, warmup = 4;
     std::string json_path;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) { std::fprintf(stderr, "bench_pt: %s needs a value\n", a.c_str()); std::exit(2); }
-            return argv[++i];
-        };
-        if (a == "--backend") {
-            std::string b = next();
-            backend = b == "cpu" ? wf::BackendKind::Cpu : b == "cuda" ? wf::BackendKind::Cuda : wf::BackendKind::Auto;
-        } else if (a == "--passes") passes = uint32_t(std::stoul(next()));
-        else if (a == "--warmup") warmup = uint32_t(std::stoul(next()));
-        else if (a == "--json") json_path = next();
-        else { std::fprintf(stderr, "bench_pt: unknown argument %s\n", a.c_str()); return 2; }
+    wf::bench::Args args(argc, argv, "bench_pt", "[--backend auto|cuda|cpu] [--passes N] [--warmup N] [--json FILE]");
+    for (std::string a; args.next(a);) {
+        if (a == "--backend") backend = args.backend();
+        else if (a == "--passes") passes = args.count(1, wf::kMaxSpp);
+        else if (a == "--warmup") warmup = args.count(0, wf::kMaxSpp);
+        else if (a == "--json") json_path = args.value();
+        else args.fail("unknown argument " + a);
     }
 
     const BenchCase cases[] = {
         {"smallvcm-s1-512", "scenes/smallvcm/s1-area.json", 512, 512, 10},
         {"cornell-box-1024", "scenes/cornell-box.json", 1024, 1024, 10},
     };
-    // Scenes come from the repository: WF_SOURCE_DIR in the environment (a build
-    // carried to another machine), else the source folder this was built from.
-    const char* env_dir = std::getenv("WF_SOURCE_DIR");
-    const std::string source_dir = env_dir && *env_dir ? env_dir : WF_SOURCE_DIR;
+    const std::string source_dir = wf::bench::source_dir();  // scenes come from the repository
     nlohmann::json report = nlohmann::json::array();
     try {
         for (const BenchCase& c : cases) {
@@ -96,8 +85,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_pt: %s\n", e.what());
         return 1;
     }
-    if (!json_path.empty()) {
-        std::ofstream(json_path) << report.dump(2) << "\n";
-    }
+    if (!json_path.empty() && !wf::bench::write_json(args, json_path, report)) return 1;
     return 0;
 }

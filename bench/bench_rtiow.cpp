@@ -10,8 +10,6 @@
 // --wave-paths: camera paths traced at once (RenderOptions::max_wave_paths; default: pt's choice).
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -20,6 +18,7 @@
 
 #include "app/render.h"
 #include "app/stats_json.h"
+#include "bench/bench_common.h"
 #include "io/image.h"
 #include "io/scene_loader.h"
 
@@ -27,27 +26,18 @@ int main(int argc, char** argv) {
     wf::BackendKind backend = wf::BackendKind::Auto;
     uint32_t repeats = 10, spp = 0, wave_paths = 0;
     std::string json_path, image_path;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (i + 1 >= argc) {
-            std::fprintf(stderr, "bench_rtiow: %s needs a value (or is unknown)\n", a.c_str());
-            return 2;
-        }
-        std::string v = argv[++i];
-        if (a == "--backend" && (v == "auto" || v == "cuda" || v == "cpu"))
-            backend = v == "cpu" ? wf::BackendKind::Cpu : v == "cuda" ? wf::BackendKind::Cuda : wf::BackendKind::Auto;
-        else if (a == "--repeats" && std::atoi(v.c_str()) > 0) repeats = uint32_t(std::atoi(v.c_str()));
-        else if (a == "--spp" && std::atoi(v.c_str()) > 0) spp = uint32_t(std::atoi(v.c_str()));
-        else if (a == "--wave-paths" && std::atoi(v.c_str()) > 0) wave_paths = uint32_t(std::atoi(v.c_str()));
-        else if (a == "--image") image_path = v;
-        else if (a == "--json") json_path = v;
-        else {
-            std::fprintf(stderr, "bench_rtiow: bad argument %s %s\n", a.c_str(), v.c_str());
-            return 2;
-        }
+    wf::bench::Args args(argc, argv, "bench_rtiow",
+                         "[--backend auto|cuda|cpu] [--repeats N] [--spp N] [--wave-paths N] [--image FILE] [--json FILE]");
+    for (std::string a; args.next(a);) {
+        if (a == "--backend") backend = args.backend();
+        else if (a == "--repeats") repeats = args.count(1, 1000);
+        else if (a == "--spp") spp = args.count(1, wf::kMaxSpp);
+        else if (a == "--wave-paths") wave_paths = args.count(1, 1u << 30);
+        else if (a == "--image") image_path = args.value();
+        else if (a == "--json") json_path = args.value();
+        else args.fail("unknown argument " + a);
     }
-    const char* env_dir = std::getenv("WF_SOURCE_DIR");
-    const std::string scene_path = std::string(env_dir && *env_dir ? env_dir : WF_SOURCE_DIR) + "/scenes/rtiow/final.json";
+    const std::string scene_path = wf::bench::source_dir() + "/scenes/rtiow/final.json";
     try {
         wf::HostScene scene = wf::load_scene(scene_path);
         wf::RenderOptions o;
@@ -87,7 +77,7 @@ int main(int argc, char** argv) {
             j["ms_per_image"] = ms;
             j["median_ms"] = median;
             j["mrays_per_second"] = double(rays) / median * 1e-3;
-            std::ofstream(json_path) << j.dump(2) << "\n";
+            if (!wf::bench::write_json(args, json_path, j)) return 1;
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_rtiow: %s\n", e.what());
