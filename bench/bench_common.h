@@ -98,6 +98,13 @@ inline std::string source_dir() {
     return env_dir && *env_dir ? env_dir : WF_SOURCE_DIR;
 }
 
+// Camera-path rays a render traced: camera and bounce rays, and shadow rays.
+inline uint64_t traced_rays(const RenderResult& r) {
+    uint64_t rays = 0;
+    for (const BounceQueueSizes& q : r.stats.bounces) rays += q.active + q.shadow;
+    return rays;
+}
+
 // Writes `report` (indented); false, with a message, when the file cannot be written.
 inline bool write_json(const Args& args, const std::string& path, const nlohmann::json& report) {
     std::ofstream out(path);

@@ -22,12 +22,6 @@ struct BenchCase {
     uint32_t width, height, max_depth;
 };
 
-uint64_t traced_rays(const wf::RenderResult& r) {
-    uint64_t rays = 0;
-    for (const wf::BounceQueueSizes& q : r.stats.bounces) rays += q.active + q.shadow;
-    return rays;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,7 +63,7 @@ int main(int argc, char** argv) {
             wf::RenderResult staged = wf::render(scene, o);  // per-stage times (events add a little)
 
             double ms_per_pass = 1000.0 * timed.render_seconds / passes;
-            double rays = double(traced_rays(timed));
+            double rays = double(wf::bench::traced_rays(timed));
             std::printf("\n== %s: %ux%u, max path length %u, %u passes, %s on %s\n", c.name, c.width, c.height,
                         c.max_depth, passes, timed.backend.c_str(), timed.device.c_str());
             std::printf("ms/pass %.3f   Msamples/s %.1f   Mrays/s %.1f (camera+bounce+shadow rays)\n", ms_per_pass,

@@ -55,8 +55,7 @@ int main(int argc, char** argv) {
         std::vector<double> sorted = ms;
         std::sort(sorted.begin(), sorted.end());
         const double median = sorted[sorted.size() / 2];
-        uint64_t rays = 0;
-        for (const wf::BounceQueueSizes& q : last.stats.bounces) rays += q.active + q.shadow;
+        const uint64_t rays = wf::bench::traced_rays(last);
         std::printf("== rtiow-final: %ux%u, %u spp, max depth %u, waves of %s paths, %s on %s\n", o.settings.width,
                     o.settings.height, o.settings.spp, o.settings.max_depth,
                     wave_paths ? std::to_string(wave_paths).c_str() : "pt's default", last.backend.c_str(),

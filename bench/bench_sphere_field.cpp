@@ -58,12 +58,6 @@ wf::HostScene sphere_field_scene(uint32_t count) {
     return s;
 }
 
-uint64_t traced_rays(const wf::RenderResult& r) {
-    uint64_t rays = 0;
-    for (const wf::BounceQueueSizes& q : r.stats.bounces) rays += q.active + q.shadow;
-    return rays;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,7 +113,7 @@ int main(int argc, char** argv) {
                             "prims", "BVH ms", "depth", "ms/spp", "Mrays/s", "N x", "time x");
             }
             const double ms_per_spp = 1000.0 * best.render_seconds / best.passes;
-            const double mrays = double(traced_rays(best)) / best.render_seconds * 1e-6;
+            const double mrays = double(wf::bench::traced_rays(best)) / best.render_seconds * 1e-6;
             if (c == 0) first_ms = ms_per_spp;
             std::printf("%10llu %10u %10.2f %8u %10.3f %10.1f %9.1f %9.2f\n", (unsigned long long)n, scene.num_prims(),
                         bvh_ms, best.stats.bvh.depth, ms_per_spp, mrays, double(n) / double(counts.front()),
@@ -130,7 +124,7 @@ int main(int argc, char** argv) {
                               {"device", best.device}, {"bvh_builder", best.stats.bvh.builder},
                               {"bvh_build_ms", bvh_ms}, {"bvh_sah", best.stats.bvh.sah},
                               {"bvh_depth", best.stats.bvh.depth}, {"render_ms_per_spp", ms_per_spp},
-                              {"rays_per_spp", double(traced_rays(best)) / best.passes},
+                              {"rays_per_spp", double(wf::bench::traced_rays(best)) / best.passes},
                               {"mrays_per_second", mrays}, {"time_vs_first", ms_per_spp / first_ms}});
         }
     } catch (const std::exception& e) {
