@@ -42,6 +42,10 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     resources.film = &film;
     resources.settings = settings;
     resources.max_wave_paths = options.max_wave_paths;
+    // With a time budget, iterations run until it is spent (at least one), one per call
+    // (below); spp is then only the upper bound. The integrator sizes its waves for one.
+    const bool timed = options.time_budget_seconds > 0.0;
+    if (timed) resources.settings.spp = 1;
     resources.count_events = options.collect_stage_times;
     std::unique_ptr<Integrator<Backend>> integrator;
     {
@@ -53,9 +57,6 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     backend.synchronize();
     auto start = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-    // With a time budget, iterations run until it is spent (at least one); spp is then
-    // only the upper bound.
-    const bool timed = options.time_budget_seconds > 0.0;
     const uint32_t batch = timed ? 1u : std::max(1u, integrator->max_batch());
     uint32_t iterations = 0;
     while (iterations < settings.spp) {

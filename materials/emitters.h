@@ -90,7 +90,8 @@ WF_HD_INLINE bool light_is_infinite(const Light& l) {
 
 // Environment radiance seen looking along the unit direction `w` (away from the scene).
 WF_HD_INLINE Vec3f environment_radiance_along(const Light& env, Vec3f w) {
-    return env.radiance + env.radiance_slope * dot(w, env.zenith);
+    // Clamped: a w a hair longer than 1 must not take a black end below zero.
+    return env.radiance + env.radiance_slope * clampf(dot(w, env.zenith), -1.0f, 1.0f);
 }
 
 // ---- Emitting surfaces ------------------------------------------------------------------

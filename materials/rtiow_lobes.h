@@ -60,16 +60,16 @@ WF_HD_INLINE Vec3f sample_rtiow_fuzz(Vec3f axis, float fuzz, float u0, float u1,
 
 // ---- Dielectric: Schlick's reflectance ----------------------------------------------------
 // Same contract as fresnel_dielectric (materials/bsdf.h): cos_inc < 0 means the incident
-// direction is inside the medium of index `ior` (> 0). The cosine Schlick needs is the
-// one on the IOR-1 side: the incident one outside, the transmitted one inside (total
-// internal reflection returns 1), as the book computes it.
+// direction is inside the medium of index `ior` (> 0). Total internal reflection returns 1
+// on either side (outside too when ior < 1, an air bubble). The cosine Schlick needs is
+// the one on the IOR-1 side: the incident one outside, the transmitted one inside, as
+// the book computes it.
 WF_HD_INLINE float fresnel_schlick(float cos_inc, float ior) {
-    float cos_out = cos_inc;
-    if (cos_inc < 0.0f) {
-        float sin_t2 = ior * ior * (1.0f - cos_inc * cos_inc);
-        if (sin_t2 >= 1.0f) return 1.0f;
-        cos_out = sqrtf(1.0f - sin_t2);
-    }
+    const bool inside = cos_inc < 0.0f;
+    const float eta = inside ? ior : 1.0f / ior;  // eta_incident / eta_transmitted
+    const float sin_t2 = eta * eta * (1.0f - cos_inc * cos_inc);
+    if (sin_t2 >= 1.0f) return 1.0f;
+    const float cos_out = inside ? sqrtf(1.0f - sin_t2) : cos_inc;
     float r0 = (1.0f - ior) / (1.0f + ior);
     r0 *= r0;
     float m = 1.0f - cos_out;

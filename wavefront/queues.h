@@ -29,7 +29,7 @@ struct SlotQueue {
 
 // Threads a queue stage launches at most; each thread loops over items i, i + launched,
 // ... Measured on an H100 (bench_bidirectional, vcm s1): 2^19 2.08 ms/iteration, 2^21
-// 2.00; pt's queues (at most 2^21 paths a wave) then launch one thread per item.
+// 2.00. pt's GPU waves of up to 2^24 paths then take up to 8 items per thread.
 #ifndef WF_QUEUE_LAUNCH_THREADS
 #define WF_QUEUE_LAUNCH_THREADS (1u << 21)
 #endif

@@ -49,6 +49,19 @@ TEST(RenderMemoryLimit, ALimitAboveWhatTheRenderNeedsChangesNothing) {
     EXPECT_LE(limited.peak_memory_bytes, o.max_memory_bytes);
 }
 
+// A timed render (--time) runs one iteration per call, whatever its spp bound: its paths
+// need no more memory than one iteration's (not a wave sized for spp 2^32 - 1).
+TEST(RenderMemoryLimit, ATimedRenderHoldsOneIterationOfPaths) {
+    const HostScene scene = test::white_furnace_scene(0.5f, 32);
+    RenderOptions o = test::options_for(scene, BackendKind::Cpu, 2);
+    const RenderResult fixed = render(scene, o);
+    o.settings.spp = std::numeric_limits<uint32_t>::max();
+    o.time_budget_seconds = 0.05;
+    const RenderResult timed = render(scene, o);
+    EXPECT_GE(timed.passes, 1u);
+    EXPECT_LE(timed.peak_memory_bytes, fixed.peak_memory_bytes) << "a 32x32 film: 1024 paths per iteration";
+}
+
 TEST(RenderMemoryLimit, AvailableMemoryShrinksToTheLimit) {
     // Sizing checks (the bidirectional family's light vertices) ask available_memory().
     CpuBackend backend;

@@ -162,7 +162,7 @@ TEST(RtiowLobes, NarrowMetalDensityIntegratesToOne) {
 // Schlick's reflectance as the book computes it, against the Bsdf's lobe probability.
 TEST(RtiowLobes, DielectricReflectsWithTheBooksSchlickProbability) {
     Vec3f n(0, 0, 1);
-    const float ior = 1.5f;
+    float ior = 1.5f;
     auto book_reflect_prob = [&](Vec3f dir) {  // dir: unit, the ray's direction
         float cosine;
         Vec3f outward;
@@ -184,11 +184,16 @@ TEST(RtiowLobes, DielectricReflectsWithTheBooksSchlickProbability) {
         r0 *= r0;
         return r0 + (1.0f - r0) * std::pow(1.0f - cosine, 5.0f);
     };
-    for (float deg : {0.0f, 30.0f, 60.0f, 80.0f, 89.0f}) {
-        for (bool inside : {false, true}) {
-            Vec3f ray = arriving_ray(inside ? -n : n, degrees(deg));
-            Bsdf b = Bsdf::make(rtiow_dielectric(ior), ray, n, true);
-            EXPECT_NEAR(b.fresnel(), book_reflect_prob(ray), 1e-5f) << deg << (inside ? " inside" : " outside");
+    // 1/1.5: an air bubble, totally reflecting from outside beyond 41.8 degrees.
+    for (float index : {1.5f, 1.0f / 1.5f}) {
+        ior = index;
+        for (float deg : {0.0f, 30.0f, 60.0f, 80.0f, 89.0f}) {
+            for (bool inside : {false, true}) {
+                Vec3f ray = arriving_ray(inside ? -n : n, degrees(deg));
+                Bsdf b = Bsdf::make(rtiow_dielectric(ior), ray, n, true);
+                EXPECT_NEAR(b.fresnel(), book_reflect_prob(ray), 1e-5f)
+                    << "ior " << ior << ", " << deg << (inside ? " inside" : " outside");
+            }
         }
     }
 }
