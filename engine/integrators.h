@@ -53,6 +53,11 @@ inline std::string integrator_name_list() {
     return out;
 }
 
+// The scene's name for material i (its index when it has none).
+inline std::string material_name(const HostScene& scene, size_t i) {
+    return i < scene.material_names.size() ? scene.material_names[i] : std::to_string(i);
+}
+
 // Why `kind` cannot render `scene` correctly, or "" when it can. Checked before a
 // render, so a scene an integrator cannot handle is an error, never a wrong image.
 inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene& scene) {
@@ -65,8 +70,7 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
         // (materials/bsdf.h); light paths would need their adjoints.
         for (size_t i = 0; i < scene.materials.size(); ++i) {
             if (scene.materials[i].type == MaterialType::SmallVcm) continue;
-            std::string name = i < scene.material_names.size() ? scene.material_names[i] : std::to_string(i);
-            return "/materials: material '" + name +
+            return "/materials: material '" + material_name(scene, i) +
                    "' is a \"Ray Tracing in One Weekend\" material (rtiow_*), which only pt renders";
         }
     }
@@ -78,8 +82,7 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
             bool non_specular = max_component(m.kd) > 0.0f || max_component(m.ks) > 0.0f;
             bool specular = max_component(m.km) > 0.0f || m.ior > 0.0f;
             if (non_specular && specular) {
-                std::string name = i < scene.material_names.size() ? scene.material_names[i] : std::to_string(i);
-                return "/materials: material '" + name +
+                return "/materials: material '" + material_name(scene, i) +
                        "' mixes specular and non-specular lobes, which ppm cannot render; use bpm or vcm";
             }
         }

@@ -61,6 +61,29 @@ struct Material {
     float fuzz = 0.0f;          // rtiow metal: radius of the ball added to the mirror direction
 };
 
+// The rtiow_* records, as the mapping above defines them.
+inline Material rtiow_lambertian_material(Vec3f albedo) {
+    Material m;
+    m.type = MaterialType::RtiowLambertian;
+    m.kd = albedo;
+    return m;
+}
+inline Material rtiow_metal_material(Vec3f albedo, float fuzz) {
+    Material m;
+    m.type = MaterialType::RtiowMetal;
+    m.fuzz = fuzz;
+    if (fuzz > 0.0f) m.ks = albedo;
+    else m.km = albedo;  // fuzz 0: a perfect mirror, a delta lobe
+    return m;
+}
+inline Material rtiow_dielectric_material(float ior) {
+    Material m;
+    m.type = MaterialType::RtiowDielectric;
+    m.km = Vec3f(1.0f);
+    m.ior = ior;
+    return m;
+}
+
 enum class LightType : uint32_t {
     Area = 0,         // emissive primitive (triangle or sphere), one-sided: emits on the normal side
     Point = 1,        // radiant intensity in W/sr

@@ -21,30 +21,23 @@ constexpr double kMaxPhongExponent = 0x1p17;
 
 // "Ray Tracing in One Weekend" (2016) materials, as its CUDA renderer has them
 // (materials/rtiow_lobes.h): albedo in [0, 1], fuzz in [0, 1] (the book clamps it to 1).
-void read_rtiow_material(const Reader& r, const Node& n, const std::string& type, Material& m) {
+Material read_rtiow_material(const Reader& r, const Node& n, const std::string& type) {
     if (type == "rtiow_lambertian") {
         r.check_keys(n, {"type", "albedo"}, "an rtiow_lambertian material");
-        m.type = MaterialType::RtiowLambertian;
-        m.kd = r.color_or(n, "albedo", Vec3f(0.5f), kUnit);
+        return rtiow_lambertian_material(r.color_or(n, "albedo", Vec3f(0.5f), kUnit));
     } else if (type == "rtiow_metal") {
         r.check_keys(n, {"type", "albedo", "fuzz"}, "an rtiow_metal material");
-        m.type = MaterialType::RtiowMetal;
         Vec3f albedo = r.color_or(n, "albedo", Vec3f(0.8f), kUnit);
-        m.fuzz = r.real_or(n, "fuzz", 0.0f, kUnit);
-        if (m.fuzz > 0.0f && m.fuzz < kMinRtiowFuzz)
+        float fuzz = r.real_or(n, "fuzz", 0.0f, kUnit);
+        if (fuzz > 0.0f && fuzz < kMinRtiowFuzz)
             r.fail(pointer_append(n.pointer, "fuzz"),
                    "0 (a mirror) or a number in [1e-4, 1] (below 1e-4 the lobe is narrower than float "
                    "angles resolve)",
-                   describe(Json(m.fuzz)));
-        if (m.fuzz > 0.0f) m.ks = albedo;
-        else m.km = albedo;  // fuzz 0: a perfect mirror, a delta lobe
-    } else {
-        r.check_keys(n, {"type", "ior"}, "an rtiow_dielectric material");
-        m.type = MaterialType::RtiowDielectric;
-        m.ior = r.real_or(n, "ior", 1.5f, kPositive);
-        m.km = Vec3f(1.0f);
+                   describe(Json(fuzz)));
+        return rtiow_metal_material(albedo, fuzz);
     }
-    m.two_sided = 1;
+    r.check_keys(n, {"type", "ior"}, "an rtiow_dielectric material");
+    return rtiow_dielectric_material(r.real_or(n, "ior", 1.5f, kPositive));
 }
 
 Material read_material(const Reader& r, const Node& n) {
@@ -66,7 +59,7 @@ Material read_material(const Reader& r, const Node& n) {
         m.ior = r.real_or(n, "ior", 1.5f, kPositive);
         m.km = r.color_or(n, "reflectance", Vec3f(1.0f), kUnit);
     } else if (type.starts_with("rtiow_")) {
-        read_rtiow_material(r, n, type, m);
+        m = read_rtiow_material(r, n, type);
     } else {  // smallvcm: SmallVCM's material record as it is
         r.check_keys(n, {"type", "kd", "ks", "phong_exponent", "km", "ior", "two_sided"},
                      "a smallvcm material");

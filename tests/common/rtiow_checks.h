@@ -17,17 +17,6 @@
 
 namespace wf::test {
 
-inline Material rtiow_material(MaterialType type, Vec3f albedo, float fuzz = 0.0f) {
-    Material m;
-    m.type = type;
-    if (type == MaterialType::RtiowLambertian) m.kd = albedo;
-    if (type == MaterialType::RtiowMetal) {
-        m.ks = albedo;
-        m.fuzz = fuzz;
-    }
-    return m;
-}
-
 // A gradient sky: `zenith` looking up (+y), `nadir` looking down.
 inline Light gradient_sky(Vec3f zenith, Vec3f nadir) {
     Light sky;
@@ -79,7 +68,7 @@ inline void check_diffuse_under_gradient_sky(BackendKind backend) {
     lambert.kd = albedo;
     expect_ground_radiance(backend, sky_over_ground_scene(lambert, sky, 16), albedo * sky_at_mean_height(2.0f / 3.0f),
                            1e-4, "Lambert");
-    expect_ground_radiance(backend, sky_over_ground_scene(rtiow_material(MaterialType::RtiowLambertian, albedo), sky, 16),
+    expect_ground_radiance(backend, sky_over_ground_scene(rtiow_lambertian_material(albedo), sky, 16),
                            albedo * sky_at_mean_height(0.8f), 1e-4, "rtiow_lambertian");
 }
 
@@ -100,7 +89,7 @@ inline void check_metal_under_gradient_sky(BackendKind backend, float fuzz) {
     }
     const Vec3f expected = albedo * (nadir + (zenith - nadir) * float(0.5 * (1.0 + sum_y / n)));
     HostScene scene =
-        sky_over_ground_scene(rtiow_material(MaterialType::RtiowMetal, albedo, fuzz), gradient_sky(zenith, nadir), 16);
+        sky_over_ground_scene(rtiow_metal_material(albedo, fuzz), gradient_sky(zenith, nadir), 16);
     expect_ground_radiance(backend, scene, expected, 1e-3, "rtiow_metal fuzz " + std::to_string(fuzz));
 }
 

@@ -3,6 +3,7 @@
 // limit, or the device itself) is an OutOfMemoryError naming the allocation, after
 // which the device still renders.
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -34,20 +35,27 @@ TEST(CudaKernelProbe, ThisBuildsKernelsRunOnTheDevice) {
     std::printf("GPU code: %s\n%s\n", cuda_build_architectures().c_str(), devices[0].c_str());
 }
 
+// Renders with `o`, which must fail with an OutOfMemoryError whose message holds every part.
+void expect_out_of_memory(const HostScene& scene, const RenderOptions& o, std::initializer_list<const char*> parts,
+                          const char* what_ran) {
+    try {
+        render(scene, o);
+        ADD_FAILURE() << what_ran;
+    } catch (const OutOfMemoryError& e) {
+        const std::string what = e.what();
+        for (const char* part : parts) EXPECT_NE(what.find(part), std::string::npos) << part << "\n" << what;
+        std::printf("%s\n", what.c_str());
+    }
+}
+
 TEST(CudaMemory, ALimitTheRenderCannotMeetIsAClearError) {
     WF_REQUIRE_CUDA_DEVICE();
     const HostScene scene = test::white_furnace_scene(0.5f, 64);
     RenderOptions o = test::options_for(scene, BackendKind::Cuda, 16);
     o.max_memory_bytes = 1u << 20;
-    try {
-        render(scene, o);
-        FAIL() << "a CUDA render over its memory limit ran";
-    } catch (const OutOfMemoryError& e) {
-        const std::string what = e.what();
-        for (const char* part : {"out of memory on the cuda backend: allocating ", " x ",
-                                 "would exceed the memory limit of 1.0 MiB"})
-            EXPECT_NE(what.find(part), std::string::npos) << part << "\n" << what;
-    }
+    expect_out_of_memory(scene, o,
+                         {"out of memory on the cuda backend: allocating ", " x ", "would exceed the memory limit of 1.0 MiB"},
+                         "a CUDA render over its memory limit ran");
     const RenderResult after = render(scene, test::options_for(scene, BackendKind::Cuda, 16));
     EXPECT_EQ(after.backend, "cuda");
     EXPECT_EQ(after.passes, 16u);
@@ -59,16 +67,9 @@ TEST(CudaMemory, RunningOutOfDeviceMemoryIsAClearErrorAndTheDeviceStillRenders) 
     RenderOptions o = test::options_for(scene, BackendKind::Cuda, 4096);
     // 2^31 camera paths of ~100 bytes of state each: about 200 GiB, more than any GPU has.
     o.max_wave_paths = 1u << 31;
-    try {
-        render(scene, o);
-        FAIL() << "a render needing ~200 GiB of path state ran";
-    } catch (const OutOfMemoryError& e) {
-        const std::string what = e.what();
-        for (const char* part : {"out of memory on the cuda backend: allocating ", " GiB (2147483648 x ",
-                                 "failed: the GPU has "})
-            EXPECT_NE(what.find(part), std::string::npos) << part << "\n" << what;
-        std::printf("%s\n", what.c_str());
-    }
+    expect_out_of_memory(scene, o,
+                         {"out of memory on the cuda backend: allocating ", " GiB (2147483648 x ", "failed: the GPU has "},
+                         "a render needing ~200 GiB of path state ran");
     const HostScene small = test::white_furnace_scene(0.5f, 32);
     const RenderResult after = render(small, test::options_for(small, BackendKind::Cuda, 8));
     EXPECT_EQ(after.backend, "cuda");

@@ -18,29 +18,6 @@ using namespace materials_test;
 
 constexpr uint64_t kSamples = 1000000;
 
-Material rtiow_lambertian(Vec3f albedo) {
-    Material m;
-    m.type = MaterialType::RtiowLambertian;
-    m.kd = albedo;
-    return m;
-}
-
-Material rtiow_metal(Vec3f albedo, float fuzz) {
-    Material m;
-    m.type = MaterialType::RtiowMetal;
-    m.ks = albedo;
-    m.fuzz = fuzz;
-    return m;
-}
-
-Material rtiow_dielectric(float ior) {
-    Material m;
-    m.type = MaterialType::RtiowDielectric;
-    m.km = Vec3f(1.0f);
-    m.ior = ior;
-    return m;
-}
-
 // The book's random_in_unit_sphere: rejection from the cube [-1, 1]^3.
 Vec3f book_random_in_unit_ball(UniformRng& rng) {
     for (;;) {
@@ -61,7 +38,7 @@ ChiSquareResult chi_square(const SphereBinning& bins, const std::function<std::o
 TEST(RtiowLobes, LambertianDensityIsTheBooksNormalPlusBall) {
     Vec3f n = normalize(Vec3f(0.2f, 0.5f, -0.8f));
     for (float deg : {0.0f, 50.0f, 85.0f}) {
-        Bsdf b = Bsdf::make(rtiow_lambertian(Vec3f(0.5f)), arriving_ray(n, degrees(deg)), n, true);
+        Bsdf b = Bsdf::make(rtiow_lambertian_material(Vec3f(0.5f)), arriving_ray(n, degrees(deg)), n, true);
         ASSERT_TRUE(b.is_valid());
         UniformRng rng(10 + uint64_t(deg));
         auto book = [&]() -> std::optional<Vec3f> { return normalize(n + book_random_in_unit_ball(rng)); };
@@ -94,7 +71,7 @@ TEST(RtiowLobes, MetalDensityIsTheBooksMirrorPlusFuzzBall) {
     for (float fuzz : {0.3f, 0.6f, 1.0f}) {
         for (float deg : {10.0f, 70.0f}) {
             Vec3f ray = arriving_ray(n, degrees(deg), 1.3f);
-            Bsdf b = Bsdf::make(rtiow_metal(Vec3f(0.9f, 0.6f, 0.4f), fuzz), ray, n, true);
+            Bsdf b = Bsdf::make(rtiow_metal_material(Vec3f(0.9f, 0.6f, 0.4f), fuzz), ray, n, true);
             ASSERT_TRUE(b.is_valid());
             Vec3f r = book_reflect(ray, n);
             UniformRng rng(40 + uint64_t(10 * fuzz + deg));
@@ -123,7 +100,7 @@ TEST(RtiowLobes, MetalDensityIsTheBooksMirrorPlusFuzzBall) {
 TEST(RtiowLobes, SampleWeightIsTheAlbedo) {
     Vec3f n(0, 0, 1);
     const Vec3f albedo(0.9f, 0.6f, 0.4f);
-    for (const Material& m : {rtiow_lambertian(albedo), rtiow_metal(albedo, 0.01f), rtiow_metal(albedo, 0.5f)}) {
+    for (const Material& m : {rtiow_lambertian_material(albedo), rtiow_metal_material(albedo, 0.01f), rtiow_metal_material(albedo, 0.5f)}) {
         Bsdf b = Bsdf::make(m, arriving_ray(n, degrees(40)), n, true);
         UniformRng rng(7);
         int taken = 0;
@@ -146,7 +123,7 @@ TEST(RtiowLobes, SampleWeightIsTheAlbedo) {
 TEST(RtiowLobes, NarrowMetalDensityIntegratesToOne) {
     Vec3f n(0, 0, 1);
     for (float fuzz : {kMinRtiowFuzz, 0.003f, 0.05f}) {
-        Bsdf b = Bsdf::make(rtiow_metal(Vec3f(1.0f), fuzz), Vec3f(0, 0, -1), n, true);
+        Bsdf b = Bsdf::make(rtiow_metal_material(Vec3f(1.0f), fuzz), Vec3f(0, 0, -1), n, true);
         // Bins in cos theta over [1 - fuzz^2, 1] around the axis hold the whole lobe.
         const int rings = 400;
         double lo = 1.0 - double(fuzz) * fuzz, total = 0.0;
@@ -190,7 +167,7 @@ TEST(RtiowLobes, DielectricReflectsWithTheBooksSchlickProbability) {
         for (float deg : {0.0f, 30.0f, 60.0f, 80.0f, 89.0f}) {
             for (bool inside : {false, true}) {
                 Vec3f ray = arriving_ray(inside ? -n : n, degrees(deg));
-                Bsdf b = Bsdf::make(rtiow_dielectric(ior), ray, n, true);
+                Bsdf b = Bsdf::make(rtiow_dielectric_material(ior), ray, n, true);
                 EXPECT_NEAR(b.fresnel(), book_reflect_prob(ray), 1e-5f)
                     << "ior " << ior << ", " << deg << (inside ? " inside" : " outside");
             }

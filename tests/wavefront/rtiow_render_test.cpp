@@ -17,9 +17,7 @@ TEST(RtiowRender, FuzzyMetalUnderGradientSky) {
 // leaves the ball (all but those still bouncing inside at the depth limit) carries 1.
 TEST(RtiowRender, DielectricBallInConstantSkyIsOne) {
     HostScene s = test::white_furnace_scene(0.0f, 16);
-    s.materials[0].type = MaterialType::RtiowDielectric;
-    s.materials[0].km = Vec3f(1.0f);
-    s.materials[0].ior = 1.5f;
+    s.materials[0] = rtiow_dielectric_material(1.5f);
     RenderResult r = test::render_with(s, BackendKind::Cpu, 16, 50);
     for (const Vec3f& p : r.image.pixels) {
         ASSERT_LE(p.x, 1.0f + 1e-5f);
