@@ -8,6 +8,7 @@
 #include "engine/integrators.h"
 #include "io/image.h"
 #include "io/scene_json.h"
+#include "io/tonemap.h"
 
 namespace wf {
 
@@ -17,7 +18,7 @@ namespace {
 constexpr std::string_view kRenderOptions[] = {
     "-o",     "--output",      "--spp",  "--time",    "--width",      "--height",     "--max-depth", "--seed",
     "--integrator", "--light-paths", "--backend", "--stats", "--max-memory", "--threads", "--quiet", "-q", "--help",
-    "-h"};
+    "-h", "--tonemap", "--exposure", "--env", "--camera"};
 
 // The largest --max-memory: 2^40 MiB (an exbibyte) keeps the byte count far from overflow.
 constexpr uint64_t kMaxMemoryMib = uint64_t(1) << 40;
@@ -28,23 +29,37 @@ std::string build_usage() {
         if (!integrators.empty()) integrators += '|';
         integrators += info.name;
     }
+    std::string curves;
+    for (const ToneCurveInfo& info : kToneCurves) {
+        if (!curves.empty()) curves += '|';
+        curves += info.name;
+    }
     return "usage:\n"
            "  wavefront render SCENE [-o OUT.png|.hdr|.exr] [--spp N] [--time SECONDS]\n"
            "                  [--width W] [--height H] [--max-depth D] [--seed S]\n"
            "                  [--integrator " + integrators + "] [--light-paths N]\n"
            "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--threads N]\n"
-           "                  [--stats FILE.json] [--quiet]\n"
+           "                  [--tonemap " + curves + "] [--exposure EV]\n"
+           "                  [--env MAP.hdr|.exr] [--camera N] [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends, the GPU code of this build and the devices\n"
            "  wavefront --help | --version\n"
-           "SCENE: a scene file (.json) or a mesh file (.obj, .ply, .gltf, .glb), rendered with a\n"
-           "camera framing it, a neutral environment and a diffuse material. Defaults come from the\n"
-           "scene file; OUT defaults to out/<scene name>.png.\n"
+           "SCENE: a scene file (.json) or a mesh file (.obj, .ply, .gltf, .glb). An OBJ or PLY file\n"
+           "renders with a camera framing it, a neutral environment and a diffuse material; a glTF\n"
+           "file with its own materials, textures, lights and first camera (--camera N picks\n"
+           "another, from 0), framed and lit by a neutral environment where it has none. Defaults\n"
+           "come from the scene file; OUT defaults to out/<scene name>.png.\n"
            "--time renders passes until SECONDS are spent (without --spp: no pass limit).\n"
            "--spp is the number of iterations: one sample per pixel each, and for lt, bpt,\n"
            "ppm, bpm and vcm one light pass (N light paths; default one per pixel) each.\n"
            "--max-memory caps the backend's buffers (also WF_MAX_MEMORY_MIB); more is an error.\n"
            "--threads is the CPU backend's thread count (0, the default: all hardware threads);\n"
            "a render on the GPU ignores it.\n"
+           "--exposure scales the radiance by 2^EV (EV in [-32, 32], default 0), then --tonemap's\n"
+           "curve maps it to the display (default: none, a clamp, for a .json scene; pbr-neutral\n"
+           "for a .gltf or .glb file; the scene's render.tonemap and render.exposure when set).\n"
+           "Both shape PNG output only: .hdr and .exr files hold the linear radiance.\n"
+           "--env replaces the scene's environment light (or adds one) with an equirectangular map\n"
+           "(intensity 1, no rotation, up +y; docs/scene-format.md).\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 
@@ -55,6 +70,15 @@ uint32_t parse_uint(const std::string& flag, const std::string& text) {
     if (text.empty() || text[0] == '-' || *end != '\0' || errno == ERANGE || v > 0xffffffffull)
         throw UsageError(flag + ": expected a non-negative integer, got '" + text + "'");
     return uint32_t(v);
+}
+
+static_assert(kMaxExposureStops == 32.0f, "the --exposure message and help say [-32, 32]");
+float parse_exposure(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(v >= -kMaxExposureStops && v <= kMaxExposureStops))
+        throw UsageError(flag + ": expected a number of stops in [-32, 32], got '" + text + "'");
+    return float(v);
 }
 
 double parse_seconds(const std::string& flag, const std::string& text) {
@@ -137,8 +161,15 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--light-paths") out.light_paths = parse_uint(a, value());
         else if (a == "--time") out.time_seconds = parse_seconds(a, value());
         else if (a == "--stats") out.stats_path = value();
+        else if (a == "--env") {
+            out.env_path = value();
+            if (out.env_path.empty()) throw UsageError("--env: expected a .hdr or .exr file, got ''");
+        }
         else if (a == "--max-memory") out.max_memory_mib = parse_max_memory_mib(a, value());
         else if (a == "--threads") out.threads = parse_uint(a, value());
+        else if (a == "--camera") out.camera = parse_uint(a, value());
+        else if (a == "--tonemap") out.tonemap = value();
+        else if (a == "--exposure") out.exposure = parse_exposure(a, value());
         else if (a == "--quiet" || a == "-q") out.quiet = true;
         else if (a == "--backend") out.backend = parse_backend(value());
         else if (a == "-h" || a == "--help") {
@@ -163,6 +194,9 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
     if (out.integrator && !find_integrator(*out.integrator))
         throw UsageError("--integrator: expected one of " + integrator_name_list() + ", got '" + *out.integrator +
                          "'" + scene_json::suggestion(*out.integrator, kIntegratorNames));
+    if (out.tonemap && !find_tone_curve(*out.tonemap))
+        throw UsageError("--tonemap: expected one of " + tone_curve_name_list() + ", got '" + *out.tonemap + "'" +
+                         scene_json::suggestion(*out.tonemap, kToneCurveNames));
     if (out.light_paths && (*out.light_paths == 0 || *out.light_paths > kMaxFilmPixels))
         throw UsageError("--light-paths: expected 1.." + std::to_string(kMaxFilmPixels));
     if (out.threads && *out.threads > kMaxCpuThreads)

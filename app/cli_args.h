@@ -30,8 +30,12 @@ struct CliArgs {
     std::optional<double> time_seconds;
     std::optional<uint64_t> max_memory_mib;  // --max-memory, else WF_MAX_MEMORY_MIB (see main)
     std::optional<uint32_t> threads;         // --threads: CPU backend threads, 0 = all (RenderOptions::cpu_threads)
+    std::optional<std::string> tonemap;      // --tonemap: a name of io/tonemap.h's kToneCurves (PNG only)
+    std::optional<float> exposure;           // --exposure: stops, |EV| <= kMaxExposureStops (PNG only)
     BackendKind backend = BackendKind::Auto;
     std::string stats_path;
+    std::optional<uint32_t> camera;          // --camera: which of a glTF file's cameras (HostScene::file_cameras)
+    std::string env_path;  // --env: an equirectangular map replacing the scene's environment (io/scene_loader.h)
     bool quiet = false;
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstring>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -12,8 +13,10 @@
 #include "accel/bvh_build.h"
 #include "accel/bvh_build_gpu.h"
 #include "accel/bvh_quality.h"
+#include "accel/shading_arrays.h"
 #include "engine/camera.h"
 #include "engine/scene.h"
+#include "materials/environment_map_build.h"
 #include "wavefront/render_stats.h"
 #include "wavefront/scene_view.h"
 
@@ -39,7 +42,10 @@ public:
                 double* build_ms) {
         triangles_.upload(scene.triangles);
         spheres_.upload(scene.spheres);
-        prims_.upload(scene.prims);
+        std::vector<PrimInfo> prims = scene.prims;  // gains the kPrimHas* shading flags
+        upload_shading(gather_shading_arrays(scene.meshes, uint32_t(scene.triangles.size()), prims));
+        prims_.upload(prims);
+        upload_textures(scene);
         materials_.upload(scene.materials);
         lights_.upload(scene.lights);
 
@@ -53,11 +59,16 @@ public:
         view_.geometry.num_spheres = uint32_t(scene.spheres.size());
         view_.geometry.prims = prims_.data();
         view_.materials = materials_.data();
+        view_.shading = ShadingAttributesView{shading_vertices_.size() ? shading_vertices_.data() : nullptr, normals_.data(), uvs_.data(), uvs1_.data(),
+                                              tangents_.data(), colors_.data()};
+        view_.textures = TextureView{texels_.data(), texture_images_.data(), texture_bindings_.data(), srgb_lut_.data()};
         view_.lights = lights_.data();
         view_.num_lights = uint32_t(scene.lights.size());
         view_.environment_light = -1;
         for (size_t i = 0; i < scene.lights.size(); ++i)
             if (scene.lights[i].type == LightType::Environment) view_.environment_light = int32_t(i);
+        if (!scene.environment_map.empty()) environment_map_.build(backend, scene.environment_map);
+        view_.environment_map = environment_map_.view();
         view_.scene_sphere = scene.bounding_sphere();
         view_.bounds = scene.bounds();
         view_.camera = camera;
@@ -66,6 +77,36 @@ public:
     const SceneView& view() const { return view_; }
 
 private:
+    // An empty array uploads as a null pointer: ShadingAttributesView's "no data".
+    void upload_shading(const ShadingArrays& a) {
+        shading_vertices_.upload(a.triangle_vertices);
+        normals_.upload(a.normals);
+        uvs_.upload(a.uvs);
+        uvs1_.upload(a.uvs1);
+        tangents_.upload(a.tangents);
+        colors_.upload(a.colors);
+    }
+
+    // Every image's texels in one RGBA8 array, the image records pointing into it, the
+    // bindings as loaded, and the sRGB decoding table the lookups share.
+    void upload_textures(const HostScene& scene) {
+        std::vector<TextureImage> images;
+        uint64_t texels = 0;
+        for (const HostTextureImage& img : scene.texture_images) {
+            images.push_back(TextureImage{texels, img.width, img.height});
+            texels += uint64_t(img.width) * img.height;
+        }
+        std::vector<uint32_t> all(texels);
+        for (size_t i = 0; i < scene.texture_images.size(); ++i)
+            std::memcpy(all.data() + images[i].offset, scene.texture_images[i].rgba.data(), scene.texture_images[i].rgba.size());
+        texels_.upload(all);
+        texture_images_.upload(images);
+        texture_bindings_.upload(scene.texture_bindings);
+        std::vector<float> lut(256);
+        for (int i = 0; i < 256; ++i) lut[size_t(i)] = srgb_code_to_linear(uint8_t(i));
+        srgb_lut_.upload(lut);
+    }
+
     void build_bvh(Backend& backend, const HostScene& scene, BvhBuildStats* report) {
         *report = BvhBuildStats{};
 #if defined(WF_HAVE_CUDA)
@@ -114,11 +155,20 @@ private:
     typename Backend::template Buffer<PrimInfo> prims_;
     typename Backend::template Buffer<Material> materials_;
     typename Backend::template Buffer<Light> lights_;
+    typename Backend::template Buffer<uint32_t> shading_vertices_;
+    typename Backend::template Buffer<Vec3f> normals_;
+    typename Backend::template Buffer<Vec2f> uvs_, uvs1_;
+    typename Backend::template Buffer<Vec4f> tangents_, colors_;
+    typename Backend::template Buffer<uint32_t> texels_;
+    typename Backend::template Buffer<TextureImage> texture_images_;
+    typename Backend::template Buffer<TextureBinding> texture_bindings_;
+    typename Backend::template Buffer<float> srgb_lut_;
     typename Backend::template Buffer<BvhNode> nodes_;
     typename Backend::template Buffer<uint32_t> prim_index_;
 #if defined(WF_HAVE_CUDA)
     std::unique_ptr<GpuBvhBuilder> gpu_bvh_;
 #endif
+    EnvironmentMap<Backend> environment_map_;  // texels and sampling distribution; unbuilt without a map
     SceneView view_{};
 };
 

@@ -74,7 +74,17 @@ int print_info() {
 }
 
 int run_render(const wf::CliArgs& args) {
-    wf::HostScene scene = wf::load_scene(args.scene_path);
+    wf::SceneLoadStats load_stats;
+    wf::HostScene scene = wf::load_scene(args.scene_path, &load_stats);
+    for (const std::string& w : load_stats.warnings) warn(w);
+    if (args.camera) {
+        if (*args.camera >= scene.file_cameras.size())
+            throw wf::UsageError("--camera " + std::to_string(*args.camera) + ": " + args.scene_path + " has " +
+                                 std::to_string(scene.file_cameras.size()) +
+                                 " perspective camera(s), numbered from 0");
+        wf::use_file_camera(scene, *args.camera);
+    }
+    if (!args.env_path.empty()) wf::set_environment_map(scene, args.env_path);
     wf::RenderOptions options;
     options.settings = scene.settings;
     if (args.spp) options.settings.spp = *args.spp;
@@ -84,6 +94,13 @@ int run_render(const wf::CliArgs& args) {
     if (args.seed) options.settings.seed = *args.seed;
     if (args.integrator) options.settings.integrator = *args.integrator;
     if (args.light_paths) options.settings.light_paths = *args.light_paths;
+    if (args.tonemap) options.settings.tonemap = *args.tonemap;
+    if (args.exposure) options.settings.exposure = *args.exposure;
+    const wf::ToneCurveInfo* curve = wf::find_tone_curve(options.settings.tonemap);
+    if (!curve)  // the loader and the CLI check the name; this is the last line of defence
+        throw wf::UsageError(args.scene_path + ": /render/tonemap: unknown tone curve '" + options.settings.tonemap +
+                             "'");
+    const wf::ToneMap tone{curve->curve, options.settings.exposure};
     const wf::IntegratorInfo* integrator = wf::find_integrator(options.settings.integrator);
     if (!integrator)  // the loader and the CLI check the name; this is the last line of defence
         throw wf::UsageError(args.scene_path + ": /render/integrator: unknown integrator '" +
@@ -132,7 +149,7 @@ int run_render(const wf::CliArgs& args) {
     if (!backend.warning.empty()) result.warnings.insert(result.warnings.begin(), backend.warning);  // for --stats
 
     const auto write_start = std::chrono::steady_clock::now();
-    wf::write_image(output, result.image);
+    wf::write_image(output, result.image, tone);
     const double image_write_seconds = seconds_since(write_start);
     if (!args.stats_path.empty()) {
         wf::write_file_replacing(args.stats_path,

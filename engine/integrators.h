@@ -67,9 +67,13 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
                "(aperture 0); use pt, ppm or bpm for depth of field";
     if (kind != IntegratorKind::Pt) {
         // The rtiow lobes are not reciprocal and are written for camera paths only
-        // (materials/bsdf.h); light paths would need their adjoints.
+        // (materials/bsdf.h); light paths would need their adjoints. The glTF materials
+        // (textures, shading normals) are not yet in the light-vertex records.
         for (size_t i = 0; i < scene.materials.size(); ++i) {
             if (scene.materials[i].type == MaterialType::SmallVcm) continue;
+            if (scene.materials[i].type == MaterialType::GltfPbr)
+                return "/materials: material '" + material_name(scene, i) +
+                       "' is a glTF metallic-roughness material, which only pt renders so far";
             return "/materials: material '" + material_name(scene, i) +
                    "' is a \"Ray Tracing in One Weekend\" material (rtiow_*), which only pt renders";
         }

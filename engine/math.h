@@ -17,6 +17,11 @@ struct Vec2f {
     float x = 0, y = 0;
 };
 
+// Four floats: a tangent with its bitangent sign (w = +-1), an RGBA colour.
+struct Vec4f {
+    float x = 0, y = 0, z = 0, w = 0;
+};
+
 struct Vec3f {
     float x = 0, y = 0, z = 0;
     WF_HD constexpr Vec3f() {}

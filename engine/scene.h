@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/camera.h"
+#include "engine/host_environment_map.h"
 #include "engine/scene_types.h"
 
 namespace wf {
@@ -25,6 +26,13 @@ struct CameraDesc {
         c.focus_distance = focus_distance;
         return c;
     }
+};
+
+// A camera a scene file defines among several (a glTF file's cameras), for --camera.
+struct NamedCamera {
+    std::string name;
+    CameraDesc desc;
+    float aspect_ratio = 0.0f;  // width / height the file asks for, else 0
 };
 
 // Limits on the film, shared by the scene loader and the command line: beyond
@@ -49,20 +57,39 @@ struct RenderSettings {
     // radius reduction alpha: r_i = r_0 / (i + 1)^((1 - alpha) / 2) (SmallVCM's defaults).
     float radius_factor = 0.003f;
     float radius_alpha = 0.75f;
+    // PNG output only (.hdr and .exr stay linear): the tone curve, a name of io/tonemap.h's
+    // kToneCurves ("none" for JSON scenes, "pbr-neutral" for a glTF/GLB file rendered on its
+    // own), and the exposure in stops applied before it.
+    std::string tonemap = "none";
+    float exposure = 0.0f;
 };
 
 // An indexed triangle mesh in world space, as a mesh shape or mesh file was loaded,
-// kept for shading (a later issue interpolates its normals and UVs; today the renderer
-// reads only the flattened `HostScene::triangles`). Triangle t of the mesh is primitive
-// first_prim + t, with the same vertex order: zero-area triangles are left out of both.
+// kept for shading: its normals, tangents, texture coordinates and colours are
+// interpolated at hit points (the device copy: accel/shading_attributes.h). Triangle t
+// of the mesh is primitive first_prim + t, with the same vertex order: zero-area
+// triangles are left out of both. Every attribute array is one per position, or empty.
 struct IndexedMesh {
     std::vector<Vec3f> positions;
-    std::vector<Vec3f> normals;     // unit, one per position, or empty (the file has none)
-    std::vector<Vec2f> uvs;         // one per position, or empty (the file has none)
+    std::vector<Vec3f> normals;     // unit, or empty (the file has none)
+    std::vector<Vec2f> uvs;         // texture coordinates, set 0 (glTF TEXCOORD_0), or empty
+    std::vector<Vec2f> uvs1;        // set 1 (glTF TEXCOORD_1), or empty
+    std::vector<Vec4f> tangents;    // unit xyz along increasing u, w = +-1 the bitangent's sign (glTF TANGENT), or empty
+    std::vector<Vec4f> colors;      // linear RGBA vertex colours (glTF COLOR_0), or empty
     std::vector<uint32_t> indices;  // 3 per triangle into the arrays above; counter-clockwise about the geometric normal
     uint32_t first_prim = 0;        // primitive id of triangle 0 once in a HostScene
+    int32_t file_material = -1;     // the file's own material for it (glTF primitive.material), -1: none
 
     size_t num_triangles() const { return indices.size() / 3; }
+};
+
+// A decoded texture image, 8-bit RGBA, rows from the top of the image (v = 0 at the top,
+// as glTF's UV convention reads it). Colour images stay sRGB-encoded; TextureBinding says
+// how a material slot decodes them.
+struct HostTextureImage {
+    std::string name;  // for messages: the file or "<gltf>: image 3"
+    uint32_t width = 0, height = 0;
+    std::vector<uint8_t> rgba;  // width * height * 4
 };
 
 struct HostScene {
@@ -75,7 +102,12 @@ struct HostScene {
     std::vector<Material> materials;
     std::vector<std::string> material_names;
     std::vector<Light> lights;
+    // The environment light's image, when it has one (empty: constant or gradient, or none).
+    HostEnvironmentMap environment_map;
     std::vector<IndexedMesh> meshes;  // the mesh shapes again, indexed, with normals and UVs (see IndexedMesh)
+    std::vector<NamedCamera> file_cameras;  // a glTF file's perspective cameras; `camera` is the first
+    std::vector<HostTextureImage> texture_images;
+    std::vector<TextureBinding> texture_bindings;  // Material texture ids index this
     // Every file the load read, once each, in order: the scene file (load_scene; parse_scene
     // reads text) and each mesh file with the files it pulled in (a glTF's buffers and
     // images). Outputs are checked against them: writing one would destroy the scene.

@@ -24,6 +24,13 @@ struct Sphere {
 
 enum PrimFlags : uint32_t {
     kPrimFlipNormal = 1u << 0,  // spheres: normal points inward (triangles are flipped at load time)
+    // Triangles of a mesh with shading attributes (accel/shading_attributes.h): which of
+    // them its vertices carry.
+    kPrimHasNormals = 1u << 1,
+    kPrimHasUvs = 1u << 2,
+    kPrimHasUvs1 = 1u << 3,
+    kPrimHasTangents = 1u << 4,
+    kPrimHasColors = 1u << 5,
 };
 
 // Per-primitive data. Primitive ids: [0, num_triangles) are triangles,
@@ -42,12 +49,62 @@ struct PrimInfo {
 //   rtiow_lambertian: RtiowLambertian, kd = albedo
 //   rtiow_metal:      RtiowMetal, ks = albedo and fuzz (> 0), or a mirror (km = albedo) at fuzz 0
 //   rtiow_dielectric: RtiowDielectric, km = 1, ior (Schlick's Fresnel)
+//   glTF materials:   GltfPbr, pbr, ior (KHR_materials_ior), two_sided = doubleSided
 // materials/bsdf.h reads the type; the fields a type does not name stay at their defaults.
 enum class MaterialType : uint32_t {
     SmallVcm = 0,         // SmallVCM's model: Lambert + normalised Phong + Fresnel mirror + glass
     RtiowLambertian = 1,  // "Ray Tracing in One Weekend" (2016): normal + a point in the unit ball
     RtiowMetal = 2,       // its metal: mirror direction + fuzz * a point in the unit ball
     RtiowDielectric = 3,  // its glass: reflect with Schlick's probability, else refract
+    GltfPbr = 4,          // glTF 2.0 metallic-roughness with its extensions (materials/gltf_bsdf.h)
+};
+
+enum class AlphaMode : uint32_t { Opaque = 0, Mask = 1, Blend = 2 };  // glTF alphaMode
+
+enum class TextureWrap : uint32_t { Repeat = 0, ClampToEdge = 1, MirroredRepeat = 2 };  // glTF sampler wrapS/wrapT
+
+// A texture image in the device's texel buffer: 8-bit RGBA, rows from the top.
+struct TextureImage {
+    uint64_t offset = 0;  // first texel (in texels) in the scene's texel array
+    uint32_t width = 0, height = 0;
+};
+
+// A texture as one material slot uses it (glTF textureInfo with its texture's sampler):
+// image, wrap modes, filtering, UV set, transform (KHR_texture_transform) and decoding.
+struct TextureBinding {
+    uint32_t image = 0;
+    TextureWrap wrap_s = TextureWrap::Repeat, wrap_t = TextureWrap::Repeat;
+    uint32_t nearest = 0;  // 1: nearest texel (glTF magFilter NEAREST), 0: bilinear
+    uint32_t uv_set = 0;   // 0 or 1
+    uint32_t srgb = 0;     // 1: colour data, decoded from sRGB to linear; 0: linear data
+    // uv' = (m[0] u + m[1] v + m[2], m[3] u + m[4] v + m[5]): KHR_texture_transform's
+    // translation * rotation * scale, identity by default.
+    float transform[6] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+};
+
+// The glTF metallic-roughness parameters of a GltfPbr material. Texture ids index
+// HostScene::texture_bindings; -1 means none. A texture multiplies its factor.
+struct PbrParams {
+    Vec3f base_color{1.0f};       // linear; times baseColorTexture and COLOR_0
+    float alpha = 1.0f;           // base colour alpha
+    float metallic = 1.0f;        // times metallicRoughnessTexture.b
+    float roughness = 1.0f;       // perceptual; alpha = roughness^2; times metallicRoughnessTexture.g
+    float transmission = 0.0f;    // KHR_materials_transmission; times its texture's r
+    float specular = 1.0f;        // KHR_materials_specular; times specularTexture.a
+    Vec3f specular_color{1.0f};   // times specularColorTexture.rgb
+    float normal_scale = 1.0f;    // normalTexture.scale
+    float alpha_cutoff = 0.5f;    // alphaMode MASK
+    AlphaMode alpha_mode = AlphaMode::Opaque;
+    uint32_t thin_walled = 1;     // 0 with KHR_materials_volume (thickness > 0): refracts into a volume
+    Vec3f attenuation_color{1.0f};        // KHR_materials_volume
+    float attenuation_distance = 1e30f;   // infinite by default: no absorption
+    int32_t base_color_texture = -1;
+    int32_t metallic_roughness_texture = -1;
+    int32_t normal_texture = -1;
+    int32_t emissive_texture = -1;
+    int32_t transmission_texture = -1;
+    int32_t specular_texture = -1;
+    int32_t specular_color_texture = -1;
 };
 
 struct Material {
@@ -59,6 +116,7 @@ struct Material {
     float ior = -1.0f;          // < 0: no refraction, mirror Fresnel weight 1
     uint32_t two_sided = 1;     // 0: SmallVCM one-sided surfaces (black from behind the geometric normal)
     float fuzz = 0.0f;          // rtiow metal: radius of the ball added to the mirror direction
+    PbrParams pbr;              // GltfPbr (ior above is its KHR_materials_ior, 1.5 by default)
 };
 
 // The rtiow_* records, as the mapping above defines them.
@@ -88,7 +146,7 @@ enum class LightType : uint32_t {
     Area = 0,         // emissive primitive (triangle or sphere), one-sided: emits on the normal side
     Point = 1,        // radiant intensity in W/sr
     Directional = 2,  // irradiance at normal incidence in W/m^2, light travels along `direction`
-    Environment = 3,  // radiance from every direction: constant, or a gradient from nadir to zenith
+    Environment = 3,  // radiance from every direction: constant, a gradient from nadir to zenith, or an image
 };
 
 struct Light {
@@ -99,7 +157,9 @@ struct Light {
     Vec3f direction{0.0f, 0.0f, -1.0f};  // Directional: unit direction the light travels in
     // Environment: looking along the unit direction w, the radiance is
     // radiance + radiance_slope * dot(w, zenith) (materials/emitters.h), a gradient from
-    // the nadir to the zenith. The default slope 0 is a constant environment.
+    // the nadir to the zenith. The default slope 0 is a constant environment. With an
+    // image (HostScene::environment_map), radiance scales its texels (the scene's
+    // "intensity") and the slope is 0.
     Vec3f radiance_slope{0.0f};
     Vec3f zenith{0.0f, 1.0f, 0.0f};
 };

@@ -1,6 +1,6 @@
-// libFuzzer target: the OpenEXR reader (tinyexr behind io/image_exr.cpp). Any input must
-// decode or throw ImageError, without leaking (LeakSanitizer runs after each input that
-// fails). Seeds: fuzz/corpus/image_exr/.
+// libFuzzer target: the OpenEXR reader (io/image_exr.cpp, through the OpenEXR library).
+// Any input must decode or throw ImageError, without leaking (LeakSanitizer runs after each
+// input that fails). Seeds: fuzz/corpus/image_exr/.
 #include <cstddef>
 #include <cstdint>
 

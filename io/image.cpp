@@ -228,13 +228,13 @@ Bytes encode_hdr(const Image& image) {
 
 }  // namespace image_codecs
 
-void write_image(const std::string& path, const Image& image, float exposure) {
+void write_image(const std::string& path, const Image& image, const ToneMap& tone) {
     const ImageFormat format = format_from_extension("write_image", path);
     check_writable_image(path, image);
     Bytes data;
     try {
         switch (format) {
-            case ImageFormat::png: data = image_codecs::encode_png(image, exposure); break;
+            case ImageFormat::png: data = image_codecs::encode_png(image, tone); break;
             case ImageFormat::hdr: data = image_codecs::encode_hdr(image); break;
             case ImageFormat::exr: data = image_codecs::encode_exr(image); break;
         }

@@ -4,8 +4,9 @@
 // top, x to the right (the orientation of the Radiance "-Y H +X W" header).
 //
 // Formats, chosen by the file extension (case-insensitive):
-//   .png  8-bit sRGB through the tone curve of io/tonemap.h (clamp(linear * 2^exposure), sRGB
-//         OETF). Reading applies the inverse curve, so values in [0,1] come back within
+//   .png  8-bit sRGB through a tone map of io/tonemap.h: exposure, a tone curve (by default
+//         `none`: clamp(linear * 2^exposure)), the sRGB OETF. Reading applies the inverse of
+//         `none` at exposure 0, so values in [0,1] written that way come back within
 //         quantization error. 16-bit PNGs are read too.
 //   .hdr  Radiance RGBE, linear, uncompressed scanlines ("-Y H +X W"). RGBE has an 8-bit
 //         mantissa shared by the three channels, truncated on write (as Radiance and
@@ -15,7 +16,8 @@
 //         negatives and NaN are written as 0, +inf and values above ~1.7e38 saturate.
 //         Reading accepts RLE and uncompressed files.
 //   .exr  OpenEXR, linear float32 R, G, B, ZIP compressed (lossless: bit-exact round trip,
-//         NaN and inf included). Reading accepts half and float, grey (Y) or RGB(A).
+//         NaN and inf included). Reading (through OpenEXR) accepts every compression, DWAA
+//         and DWAB included, scanline or tiled, half and float, grey (Y) or RGB(A).
 // Every failure throws ImageError with one line naming the file and the problem.
 #pragma once
 
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "engine/math.h"
+#include "io/tonemap.h"
 
 namespace wf {
 
@@ -49,10 +52,10 @@ struct Image {
     bool empty() const { return pixels.empty(); }
 };
 
-// Writes `image` to `path`, format by extension. `exposure` (stops) scales the PNG tone curve
+// Writes `image` to `path`, format by extension. `tone` (curve and exposure) shapes PNG output
 // only; .hdr and .exr always store the unscaled linear values. The file is replaced as
 // write_file_replacing does: a failed write leaves what was there before.
-void write_image(const std::string& path, const Image& image, float exposure = 0.0f);
+void write_image(const std::string& path, const Image& image, const ToneMap& tone = {});
 
 // Writes `bytes` to `path` so that `path` never holds a part of them: they go to a
 // temporary file in the same folder (".NAME.tmp-PID-N"), flushed to disk and renamed over

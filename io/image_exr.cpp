@@ -1,4 +1,6 @@
-// OpenEXR encode/decode through tinyexr (Debian libtinyexr-dev, header-only here).
+// OpenEXR: written through tinyexr (Debian libtinyexr-dev, header-only here), read through
+// OpenEXR (Debian libopenexr-dev), which decodes every compression, DWAA and DWAB included
+// (tinyexr cannot).
 //
 // This is the program's one TINYEXR_IMPLEMENTATION: tinyexr's API has C linkage and no static
 // option, so a second definition elsewhere would be a duplicate-symbol link error. Debian
@@ -12,8 +14,20 @@
 #endif
 #include <zlib.h>
 
+#include <OpenEXR/Iex.h>
+#include <OpenEXR/ImfChannelList.h>
+#include <OpenEXR/ImfFrameBuffer.h>
+#include <OpenEXR/ImfHeader.h>
+#include <OpenEXR/ImfIO.h>
+#include <OpenEXR/ImfInputFile.h>
+#include <OpenEXR/ImfVersion.h>
+
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "engine/scene.h"  // kMaxFilmPixels, kMaxFilmSide
@@ -36,6 +50,26 @@ std::string take_exr_error(const char* err, int code) {
 
 struct CFree {
     void operator()(void* p) const { std::free(p); }
+};
+
+// The bytes of a file as an OpenEXR input stream. A read past the end throws, as
+// OpenEXR's own file stream does, so a truncated file is refused.
+class MemoryStream : public Imf::IStream {
+public:
+    explicit MemoryStream(const Bytes& bytes) : Imf::IStream("(memory)"), bytes_(bytes) {}
+
+    bool read(char c[], int n) override {
+        if (n < 0 || uint64_t(n) > bytes_.size() - position_) throw Iex::InputExc("unexpected end of file");
+        std::memcpy(c, bytes_.data() + position_, size_t(n));
+        position_ += uint64_t(n);
+        return position_ < bytes_.size();
+    }
+    uint64_t tellg() override { return position_; }
+    void seekg(uint64_t position) override { position_ = std::min<uint64_t>(position, bytes_.size()); }
+
+private:
+    const Bytes& bytes_;
+    uint64_t position_ = 0;
 };
 
 }  // namespace
@@ -86,107 +120,73 @@ Bytes encode_exr(const Image& image) {
     return Bytes(memory, memory + size);
 }
 
-// The steps of tinyexr's LoadEXRFromMemory, which leaks the parsed header when the pixel data
-// is bad (a truncated file): here the header and the image are always freed.
+// Reading goes through OpenEXR (libopenexr-dev), which decodes every compression (DWAA,
+// DWAB, B44 and the rest that tinyexr cannot), scanline and tiled, half and float.
 Image decode_exr(const Bytes& file) {
-    EXRVersion version;
-    int code = ParseEXRVersionFromMemory(&version, file.data(), file.size());
-    if (code != TINYEXR_SUCCESS) throw ImageError("not an OpenEXR file (error " + std::to_string(code) + ")");
-    if (version.multipart || version.non_image)
-        throw ImageError("multi-part and deep OpenEXR files are not supported");
+    // Bounds OpenEXR checks while it parses a header, before it allocates for it: a small
+    // corrupt file claiming a huge image or tile is refused rather than allocated for.
+    static const bool limits_set = [] {
+        Imf::Header::setMaxImageSize(int(kMaxFilmSide) * 4, int(kMaxFilmSide) * 4);
+        Imf::Header::setMaxTileSize(int(kMaxFilmSide) * 4, int(kMaxFilmSide) * 4);
+        return true;
+    }();
+    (void)limits_set;
+    if (file.size() < 4 || !Imf::isImfMagic(reinterpret_cast<const char*>(file.data())))
+        throw ImageError("not an OpenEXR file (bad magic number)");
+    try {
+        MemoryStream stream(file);
+        Imf::InputFile input(stream);
+        const Imf::Header& header = input.header();
+        const Imath::Box2i window = header.dataWindow();
+        // In 64 bits: max - min + 1 overflows int for a window such as [INT_MIN, 3]. The pixel
+        // limit is the film's: a larger image could never be compared with a render.
+        const int64_t width = int64_t(window.max.x) - window.min.x + 1;
+        const int64_t height = int64_t(window.max.y) - window.min.y + 1;
+        if (width <= 0 || height <= 0) throw ImageError("OpenEXR data window is empty");
+        if (width > int64_t(kMaxFilmSide) * 4 || height > int64_t(kMaxFilmSide) * 4 ||
+            uint64_t(width) * uint64_t(height) > kMaxFilmPixels)
+            throw ImageError("OpenEXR image of " + std::to_string(width) + "x" + std::to_string(height) +
+                             " pixels exceeds the " + std::to_string(kMaxFilmPixels) + "-pixel limit");
 
-    EXRHeader header;
-    InitEXRHeader(&header);
-    const char* err = nullptr;
-    code = ParseEXRHeaderFromMemory(&header, &version, file.data(), file.size(), &err);
-    if (code != TINYEXR_SUCCESS) {
-        FreeEXRHeader(&header);
-        throw ImageError("cannot decode OpenEXR header: " + take_exr_error(err, code));
-    }
-    std::unique_ptr<EXRHeader, int (*)(EXRHeader*)> header_owner(&header, &FreeEXRHeader);
-
-    // The data window is checked here, in 64 bits: tinyexr computes max - min + 1 in int,
-    // which overflows (undefined behaviour) for a window such as [INT_MIN, 3] (found by
-    // fuzz/fuzz_image_exr.cpp). The pixel limit is the film's: a larger image could never be
-    // compared with a render, and decoding one from a small corrupt file would only
-    // allocate gigabytes before failing.
-    const EXRBox2i& window = header.data_window;
-    const int64_t width = int64_t(window.max_x) - window.min_x + 1, height = int64_t(window.max_y) - window.min_y + 1;
-    if (width <= 0 || height <= 0) throw ImageError("OpenEXR data window is empty");
-    if (width > int64_t(kMaxFilmSide) * 4 || height > int64_t(kMaxFilmSide) * 4 ||
-        uint64_t(width) * uint64_t(height) > kMaxFilmPixels)
-        throw ImageError("OpenEXR image of " + std::to_string(width) + "x" + std::to_string(height) +
-                         " pixels exceeds the " + std::to_string(kMaxFilmPixels) + "-pixel limit");
-    if (header.tiled && (header.tile_size_x <= 0 || header.tile_size_y <= 0))
-        throw ImageError("OpenEXR tile size is not positive");
-
-    // R, G, B by name; a single channel of any name (Y, L, ...) is grey. Others are ignored.
-    int source[3] = {-1, -1, -1};
-    for (int c = 0; c < header.num_channels; ++c) {
-        const std::string name = header.channels[c].name;
-        if (name == "R") source[0] = c;
-        if (name == "G") source[1] = c;
-        if (name == "B") source[2] = c;
-    }
-    if (header.num_channels == 1) source[0] = source[1] = source[2] = 0;
-    if (source[0] < 0 || source[1] < 0 || source[2] < 0)
-        throw ImageError("OpenEXR file has no R, G, B channels (and more than one channel)");
-    for (int c = 0; c < header.num_channels; ++c) {
-        if (header.pixel_types[c] == TINYEXR_PIXELTYPE_UINT)
-            throw ImageError(std::string("OpenEXR channel ") + header.channels[c].name + " holds integers, not colour");
-        header.requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;  // half is widened on load
-    }
-
-    EXRImage exr_image;
-    InitEXRImage(&exr_image);
-    // On failure tinyexr frees the image itself (without resetting its pointers), but its
-    // FreeEXRImage frees only exr_image.num_channels planes, and a scanline image gets that
-    // count only on success: a truncated or corrupt file leaked every plane (found by
-    // fuzz/fuzz_image_exr.cpp; test: ImageIoExr.CorruptPixelDataDoesNotLeak). Set beforehand,
-    // the count covers the planes tinyexr allocates (one per header channel).
-    exr_image.num_channels = header.num_channels;
-    // tinyexr 1.0.1's PIZ decoder reads its chunk prologue (4 bytes, a bitmap of up to
-    // 8 KiB, a length, a 20-byte Huffman header) before checking it against the chunk size,
-    // so a corrupt PIZ file is read past its end (found by fuzz/fuzz_image_exr.cpp). Those
-    // reads start inside the file and span at most 8224 bytes; with 64 KiB of zeros after
-    // the file they stay in memory we own and read zeros, and tinyexr's own checks, which
-    // see only the file's true size, then refuse the chunk.
-    constexpr size_t kPizOverreadPadding = 65536;
-    Bytes padded;
-    const uint8_t* bytes = file.data();
-    if (header.compression_type == TINYEXR_COMPRESSIONTYPE_PIZ) {
-        padded.reserve(file.size() + kPizOverreadPadding);
-        padded.assign(file.begin(), file.end());
-        padded.resize(file.size() + kPizOverreadPadding, 0);
-        bytes = padded.data();
-    }
-    code = LoadEXRImageFromMemory(&exr_image, &header, bytes, file.size(), &err);
-    if (code != TINYEXR_SUCCESS) throw ImageError("cannot decode OpenEXR: " + take_exr_error(err, code));
-    std::unique_ptr<EXRImage, int (*)(EXRImage*)> image_owner(&exr_image, &FreeEXRImage);
-    if (exr_image.width <= 0 || exr_image.height <= 0) throw ImageError("OpenEXR image has no pixels");
-
-    Image image(static_cast<uint32_t>(exr_image.width), static_cast<uint32_t>(exr_image.height));
-    // Copies a w x h block whose planes are plane_width wide to (x0, y0) of the image.
-    auto store = [&](float** planes, int plane_width, int x0, int y0, int w, int h) {
-        for (int y = 0; y < h; ++y)
-            for (int x = 0; x < w; ++x) {
-                const int px = x0 + x, py = y0 + y;
-                if (px >= exr_image.width || py >= exr_image.height) continue;
-                const size_t src = size_t(y) * size_t(plane_width) + size_t(x);
-                image.at(uint32_t(px), uint32_t(py)) =
-                    Vec3f(planes[source[0]][src], planes[source[1]][src], planes[source[2]][src]);
-            }
-    };
-    if (header.tiled) {
-        for (int t = 0; t < exr_image.num_tiles; ++t) {
-            const EXRTile& tile = exr_image.tiles[t];
-            store(reinterpret_cast<float**>(tile.images), header.tile_size_x,
-                  tile.offset_x * header.tile_size_x, tile.offset_y * header.tile_size_y, tile.width, tile.height);
+        // R, G, B by name; a single channel of any name (Y, L, ...) is grey. Others are ignored.
+        const Imf::ChannelList& channels = header.channels();
+        int count = 0;
+        for (Imf::ChannelList::ConstIterator c = channels.begin(); c != channels.end(); ++c) ++count;
+        const char* source[3] = {"R", "G", "B"};
+        if (count == 1) source[0] = source[1] = source[2] = channels.begin().name();
+        for (const char* name : source) {
+            const Imf::Channel* c = channels.findChannel(name);
+            if (!c) throw ImageError("OpenEXR file has no R, G, B channels (and more than one channel)");
+            if (c->type == Imf::UINT)
+                throw ImageError(std::string("OpenEXR channel ") + name + " holds integers, not colour");
+            if (c->xSampling != 1 || c->ySampling != 1)
+                throw ImageError(std::string("OpenEXR channel ") + name + " is subsampled (not supported)");
         }
-    } else {
-        store(reinterpret_cast<float**>(exr_image.images), exr_image.width, 0, 0, exr_image.width, exr_image.height);
+
+        Image image(static_cast<uint32_t>(width), static_cast<uint32_t>(height));
+        // Each slice writes one component of the Vec3f pixels (OpenEXR converts half to
+        // float); a grey file's one channel is read into x and copied to y and z.
+        Imf::FrameBuffer frame;
+        const size_t x_stride = sizeof(Vec3f), y_stride = sizeof(Vec3f) * size_t(width);
+        for (int k = 0; k < (count == 1 ? 1 : 3); ++k) {
+            char* base = reinterpret_cast<char*>(image.pixels.data()) + sizeof(float) * size_t(k);
+            frame.insert(source[k], Imf::Slice::Make(Imf::FLOAT, base, window, x_stride, y_stride));
+        }
+        input.setFrameBuffer(frame);
+        input.readPixels(window.min.y, window.max.y);
+        if (count == 1)
+            for (Vec3f& p : image.pixels) p = Vec3f(p.x);
+        return image;
+    } catch (const ImageError&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        // OpenEXR names the stream in its messages; the caller names the file.
+        std::string what = e.what();
+        for (size_t at; (at = what.find(" \"(memory)\"")) != std::string::npos;) what.erase(at, 11);
+        throw ImageError("cannot decode OpenEXR: " + what);
     }
-    return image;
 }
 
 }  // namespace wf::image_codecs

@@ -167,16 +167,14 @@ std::unique_ptr<wf::image_codecs::Bytes> without_empty_idat_chunks(const wf::ima
 
 namespace wf::image_codecs {
 
-Bytes encode_png(const Image& image, float exposure) {
+Bytes encode_png(const Image& image, const ToneMap& tone) {
     if ((size_t(image.width) * 3 + 1) * image.height > static_cast<size_t>(INT_MAX))
         throw ImageError("image too large for the PNG writer (" + std::to_string(image.width) + "x" +
                          std::to_string(image.height) + ")");
     std::vector<uint8_t> rgb8(image.pixel_count() * 3);
     for (size_t i = 0; i < image.pixel_count(); ++i) {
-        const Vec3f p = image.pixels[i];
-        rgb8[3 * i + 0] = tonemap_srgb8(p.x, exposure);
-        rgb8[3 * i + 1] = tonemap_srgb8(p.y, exposure);
-        rgb8[3 * i + 2] = tonemap_srgb8(p.z, exposure);
+        const std::array<uint8_t, 3> code = tonemap_pixel_srgb8(image.pixels[i], tone);
+        std::copy(code.begin(), code.end(), rgb8.begin() + 3 * i);
     }
     Bytes out;
     auto append = [](void* context, void* data, int size) {

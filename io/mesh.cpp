@@ -83,8 +83,14 @@ void check_mesh(const std::string& path, std::string_view where, IndexedMesh& me
     if (n > kMaxMeshVertices) fail(path, at + std::to_string(n) + " vertices: at most 2^32 - 1 are supported");
     if (!mesh.normals.empty() && mesh.normals.size() != n)
         fail(path, at + std::to_string(mesh.normals.size()) + " normals for " + std::to_string(n) + " vertices");
-    if (!mesh.uvs.empty() && mesh.uvs.size() != n)
-        fail(path, at + std::to_string(mesh.uvs.size()) + " texture coordinates for " + std::to_string(n) + " vertices");
+    auto check_count = [&](size_t count, const char* what) {
+        if (count != 0 && count != n)
+            fail(path, at + std::to_string(count) + " " + what + " for " + std::to_string(n) + " vertices");
+    };
+    check_count(mesh.uvs.size(), "texture coordinates");
+    check_count(mesh.uvs1.size(), "texture coordinates (set 1)");
+    check_count(mesh.tangents.size(), "tangents");
+    check_count(mesh.colors.size(), "colours");
     if (mesh.indices.size() % 3 != 0) fail(path, at + "index count " + std::to_string(mesh.indices.size()) + " is not a multiple of 3");
     if (mesh.indices.empty()) fail(path, at + "no triangles");
     for (size_t i = 0; i < n; ++i) {
@@ -98,11 +104,31 @@ void check_mesh(const std::string& path, std::string_view where, IndexedMesh& me
             fail(path, at + "vertex " + std::to_string(i) + ": normal " + triple(nrm) + " is not a finite non-zero vector");
         mesh.normals[i] = nrm / len;
     }
-    for (size_t i = 0; i < mesh.uvs.size(); ++i) {
-        Vec2f uv = mesh.uvs[i];
-        if (!std::isfinite(uv.x) || !std::isfinite(uv.y))
-            fail(path, at + "vertex " + std::to_string(i) + ": texture coordinate (" + number(uv.x) + ", " +
-                           number(uv.y) + ") is not finite");
+    for (const std::vector<Vec2f>* set : {&mesh.uvs, &mesh.uvs1}) {
+        for (size_t i = 0; i < set->size(); ++i) {
+            Vec2f uv = (*set)[i];
+            if (!std::isfinite(uv.x) || !std::isfinite(uv.y))
+                fail(path, at + "vertex " + std::to_string(i) + ": texture coordinate (" + number(uv.x) + ", " +
+                               number(uv.y) + ") is not finite");
+        }
+    }
+    // Tangents: a finite non-zero xyz, renormalised, and a sign; a zero tangent (some
+    // exporters write them where UVs are degenerate) is kept as zero and ignored in shading.
+    for (size_t i = 0; i < mesh.tangents.size(); ++i) {
+        Vec4f& t = mesh.tangents[i];
+        Vec3f xyz{t.x, t.y, t.z};
+        float len = length(xyz);
+        if (!is_finite(xyz) || !std::isfinite(len) || !std::isfinite(t.w))
+            fail(path, at + "vertex " + std::to_string(i) + ": tangent " + triple(xyz) + " is not finite");
+        if (len > 0.0f) xyz = xyz / len;
+        t = Vec4f{xyz.x, xyz.y, xyz.z, t.w < 0.0f ? -1.0f : 1.0f};
+    }
+    for (size_t i = 0; i < mesh.colors.size(); ++i) {
+        const Vec4f& c = mesh.colors[i];
+        if (!(c.x >= 0.0f && c.y >= 0.0f && c.z >= 0.0f && c.w >= 0.0f) || !is_finite(Vec3f(c.x, c.y, c.z)) ||
+            !std::isfinite(c.w))
+            fail(path, at + "vertex " + std::to_string(i) + ": colour (" + number(c.x) + ", " + number(c.y) + ", " +
+                           number(c.z) + ", " + number(c.w) + ") is not finite and non-negative");
     }
     for (size_t k = 0; k < mesh.indices.size(); ++k) {
         if (mesh.indices[k] >= n)

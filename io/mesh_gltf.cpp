@@ -1,8 +1,8 @@
-// glTF 2.0 geometry reader (.gltf with its buffers, .glb): tinygltf (Debian
-// libtinygltf-dev) parses; this walks the default scene's node tree and turns each
-// triangle primitive into an IndexedMesh with the node's world transform applied.
-// Geometry only: materials, textures (never decoded), cameras, lights, skins and
-// morph targets are a later issue.
+// glTF 2.0 reader (.gltf with its buffers, .glb): tinygltf (Debian libtinygltf-dev)
+// parses; this walks the default scene's node tree and turns each triangle primitive
+// into an IndexedMesh with the node's world transform applied, and collects the cameras
+// and KHR_lights_punctual lights the nodes carry. Materials and textures:
+// io/gltf_materials.cpp. Skins and morph targets are not read (the bind pose renders).
 //
 // tinygltf checks the JSON, not that accessors lie inside their buffers, so every
 // accessor read here is bounds-checked first.
@@ -15,6 +15,7 @@
 
 #include <tiny_gltf.h>
 
+#include "io/gltf_scene.h"
 #include "io/mesh.h"
 #include "io/mesh_transform.h"
 
@@ -26,6 +27,15 @@ constexpr size_t kMaxNodeInstances = size_t(1) << 20;
 
 // Images are not needed for geometry; skipping them also skips decoding.
 bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+    return true;
+}
+
+// Keeps an image's encoded bytes (in Image::image, width and height -1) for
+// io/gltf_materials.cpp to decode if a material uses it.
+bool keep_image_bytes(tinygltf::Image* image, const int, std::string*, std::string*, int, int,
+                      const unsigned char* bytes, int size, void*) {
+    image->image.assign(bytes, bytes + size);
+    image->width = image->height = -1;
     return true;
 }
 
@@ -68,9 +78,10 @@ struct AccessorView {
 
 class GltfReader {
 public:
-    GltfReader(const std::string& path, const tinygltf::Model& model) : path_(path), model_(model) {}
+    GltfReader(const std::string& path, const tinygltf::Model& model, GltfScene& out, bool full)
+        : path_(path), model_(model), out_(out), full_(full) {}
 
-    std::vector<IndexedMesh> read() {
+    void read() {
         for (const std::string& ext : model_.extensionsRequired) {
             if (ext == "KHR_draco_mesh_compression" || ext == "EXT_meshopt_compression" || ext == "KHR_mesh_quantization")
                 mesh_io::fail(path_, "requires the extension " + ext + ", which is not supported");
@@ -80,9 +91,8 @@ public:
         if (size_t(scene) >= model_.scenes.size()) mesh_io::fail(path_, "default scene " + std::to_string(scene) + " does not exist");
         std::vector<bool> on_path(model_.nodes.size(), false);
         for (int node : model_.scenes[size_t(scene)].nodes) visit(node, Affine3(), on_path, 0);
-        if (meshes_.empty())
+        if (out_.meshes.empty())
             mesh_io::fail(path_, "the default scene (" + std::to_string(scene) + ") has no triangles");
-        return std::move(meshes_);
     }
 
 private:
@@ -138,11 +148,83 @@ private:
                 if (!read_primitive(mesh.primitives[p], at, m)) continue;
                 mesh_io::check_mesh(path_, at + ": ", m);
                 transform_mesh(m, world);
-                meshes_.push_back(std::move(m));
+                out_.meshes.push_back(std::move(m));
             }
+        }
+        if (full_ && node.camera >= 0) read_camera(node.camera, world, where);
+        if (full_) {
+            auto ext = node.extensions.find("KHR_lights_punctual");
+            if (ext != node.extensions.end()) read_light(ext->second, world, where);
         }
         for (int child : node.children) visit(child, world, on_path, depth + 1);
         on_path[size_t(index)] = false;
+    }
+
+    // A camera looks along its node's -z with +y up (glTF 2.0, section 3.10).
+    void read_camera(int index, const Affine3& world, const std::string& where) {
+        if (size_t(index) >= model_.cameras.size()) fail(where + ": camera " + std::to_string(index) + " does not exist");
+        const tinygltf::Camera& c = model_.cameras[size_t(index)];
+        const std::string at = where + ": camera " + std::to_string(index);
+        if (c.type != "perspective") {
+            out_.warnings.push_back(path_ + ": " + at + " is " + (c.type.empty() ? "untyped" : c.type) +
+                                    "; only perspective cameras are supported, it is left out");
+            return;
+        }
+        const double yfov = c.perspective.yfov;
+        if (!(yfov > 0.0 && yfov < 3.14159265358979)) fail(at + ": yfov " + std::to_string(yfov) + " is not in (0, pi)");
+        NamedCamera cam;
+        cam.name = c.name;
+        cam.desc.position = world.point(Vec3f(0.0f));
+        cam.desc.forward = world.vector(Vec3f(0.0f, 0.0f, -1.0f));
+        cam.desc.up = world.vector(Vec3f(0.0f, 1.0f, 0.0f));
+        if (!(length(cam.desc.forward) > 0.0f) || !(length(cam.desc.up) > 0.0f) || !is_finite(cam.desc.position))
+            fail(at + ": the node's transform leaves no view direction");
+        cam.desc.fov_y_degrees = float(yfov * 180.0 / 3.14159265358979323846);
+        const double aspect = c.perspective.aspectRatio;
+        if (aspect != 0.0 && !(aspect > 1e-3 && aspect < 1e3)) fail(at + ": aspectRatio " + std::to_string(aspect) + " is not in (0.001, 1000)");
+        cam.aspect_ratio = float(aspect);
+        out_.cameras.push_back(cam);
+    }
+
+    // KHR_lights_punctual: light units are taken as the engine's (candela as W/sr for
+    // point lights, lux as W/m^2 for directional ones), colour times intensity.
+    void read_light(const tinygltf::Value& ext, const Affine3& world, const std::string& where) {
+        if (!ext.IsObject() || !ext.Has("light") || !ext.Get("light").IsInt())
+            fail(where + ": KHR_lights_punctual without a light index");
+        const int index = ext.Get("light").Get<int>();
+        if (index < 0 || size_t(index) >= model_.lights.size())
+            fail(where + ": light " + std::to_string(index) + " does not exist");
+        const tinygltf::Light& l = model_.lights[size_t(index)];
+        const std::string at = where + ": light " + std::to_string(index);
+        Vec3f color{1.0f};
+        if (!l.color.empty()) {
+            if (l.color.size() != 3) fail(at + ": color needs 3 numbers");
+            color = Vec3f(float(l.color[0]), float(l.color[1]), float(l.color[2]));
+        }
+        const Vec3f power = color * float(l.intensity);
+        if (!is_finite(power) || !(min_component(power) >= 0.0f))
+            fail(at + ": color x intensity must be finite and non-negative");
+        Light light;
+        if (l.type == "point") {
+            light.type = LightType::Point;
+            light.position = world.point(Vec3f(0.0f));
+            light.radiance = power;
+        } else if (l.type == "directional") {
+            light.type = LightType::Directional;
+            const Vec3f d = world.vector(Vec3f(0.0f, 0.0f, -1.0f));  // the light shines along its node's -z
+            if (!(length(d) > 0.0f)) fail(at + ": the node's transform leaves no direction");
+            light.direction = normalize(d);
+            light.radiance = power;
+        } else if (l.type == "spot") {
+            out_.warnings.push_back(path_ + ": " + at + " is a spot light, which is not supported yet: it is left out");
+            return;
+        } else {
+            fail(at + ": unknown light type '" + l.type + "'");
+        }
+        if (l.range > 0.0)
+            out_.warnings.push_back(path_ + ": " + at + ": range " + std::to_string(l.range) +
+                                    " is ignored (the light falls off with the inverse square everywhere)");
+        out_.lights.push_back(light);
     }
 
     AccessorView accessor(int index, const std::string& where, int type, std::initializer_list<int> component_types) const {
@@ -226,14 +308,40 @@ private:
             m.normals.resize(n.count);
             for (size_t i = 0; i < n.count; ++i) m.normals[i] = Vec3f(component(n, i, 0), component(n, i, 1), component(n, i, 2));
         }
-        if (int uv = attribute("TEXCOORD_0"); uv >= 0) {
-            AccessorView t = accessor(uv, at + " TEXCOORD_0", TINYGLTF_TYPE_VEC2,
-                                      {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
-                                       TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT});
-            if (t.count != p.count) fail(at + ": " + std::to_string(t.count) + " texture coordinates for " + std::to_string(p.count) + " positions");
-            m.uvs.resize(t.count);
-            for (size_t i = 0; i < t.count; ++i) m.uvs[i] = Vec2f{component(t, i, 0), component(t, i, 1)};
+        const std::initializer_list<int> float_or_normalized = {
+            TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT};
+        auto per_vertex = [&](const char* name, int type, std::initializer_list<int> components) {
+            AccessorView v = accessor(attribute(name), at + " " + name, type, components);
+            if (v.count != p.count)
+                fail(at + ": " + std::to_string(v.count) + " " + name + " values for " + std::to_string(p.count) + " positions");
+            return v;
+        };
+        for (int set = 0; set < 2; ++set) {
+            const char* name = set == 0 ? "TEXCOORD_0" : "TEXCOORD_1";
+            if (attribute(name) < 0) continue;
+            AccessorView t = per_vertex(name, TINYGLTF_TYPE_VEC2, float_or_normalized);
+            std::vector<Vec2f>& uvs = set == 0 ? m.uvs : m.uvs1;
+            uvs.resize(t.count);
+            for (size_t i = 0; i < t.count; ++i) uvs[i] = Vec2f{component(t, i, 0), component(t, i, 1)};
         }
+        if (attribute("TANGENT") >= 0) {
+            AccessorView t = per_vertex("TANGENT", TINYGLTF_TYPE_VEC4, {TINYGLTF_COMPONENT_TYPE_FLOAT});
+            m.tangents.resize(t.count);
+            for (size_t i = 0; i < t.count; ++i)
+                m.tangents[i] = Vec4f{component(t, i, 0), component(t, i, 1), component(t, i, 2), component(t, i, 3)};
+        }
+        if (int color = attribute("COLOR_0"); color >= 0) {
+            // VEC3 or VEC4, float or normalised integers; alpha 1 when absent.
+            int type = color < int(model_.accessors.size()) && model_.accessors[size_t(color)].type == TINYGLTF_TYPE_VEC3
+                           ? TINYGLTF_TYPE_VEC3
+                           : TINYGLTF_TYPE_VEC4;
+            AccessorView c = per_vertex("COLOR_0", type, float_or_normalized);
+            m.colors.resize(c.count);
+            for (size_t i = 0; i < c.count; ++i)
+                m.colors[i] = Vec4f{component(c, i, 0), component(c, i, 1), component(c, i, 2),
+                                    type == TINYGLTF_TYPE_VEC4 ? component(c, i, 3) : 1.0f};
+        }
+        m.file_material = prim.material;
 
         std::vector<uint32_t> order;  // the vertex sequence the mode strings together
         if (prim.indices >= 0) {
@@ -264,20 +372,22 @@ private:
 
     const std::string& path_;
     const tinygltf::Model& model_;
-    std::vector<IndexedMesh> meshes_;
+    GltfScene& out_;
+    const bool full_;
     size_t node_instances_ = 0;
 };
 
 }  // namespace
 
-std::vector<IndexedMesh> read_gltf(const std::string& path, std::vector<std::string>* also_read) {
+GltfScene read_gltf_scene(const std::string& path, bool full, std::vector<std::string>* also_read) {
     const std::string bytes = mesh_io::read_file_bytes(path);
     if (bytes.size() > std::numeric_limits<unsigned>::max())  // tinygltf takes an unsigned length
         mesh_io::fail(path, "cannot open: a glTF file of " + std::to_string(bytes.size()) + " bytes is beyond tinygltf's 4 GiB");
     std::string base_dir = std::filesystem::path(path).parent_path().string();
     if (base_dir.empty()) base_dir = ".";
     tinygltf::TinyGLTF loader;
-    loader.SetImageLoader(skip_image, nullptr);
+    if (full) loader.SetImageLoader(keep_image_bytes, nullptr);
+    else loader.SetImageLoader(skip_image, nullptr);
     std::vector<std::string> files;
     loader.SetFsCallbacks(
         {&tinygltf::FileExists, &tinygltf::ExpandFilePath, &read_and_note, &tinygltf::WriteWholeFile, &files});
@@ -288,9 +398,15 @@ std::vector<IndexedMesh> read_gltf(const std::string& path, std::vector<std::str
                                                    unsigned(bytes.size()), base_dir)
                      : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir);
     if (!ok) mesh_io::fail(path, "tinygltf: " + one_line_joined(err.empty() ? std::string("cannot parse the file") : err));
-    std::vector<IndexedMesh> meshes = GltfReader(path, model).read();
+    GltfScene scene;
+    GltfReader(path, model, scene, full).read();
+    if (full) gltf_io::read_materials(path, model, scene);
     if (also_read) also_read->insert(also_read->end(), files.begin(), files.end());
-    return meshes;
+    return scene;
+}
+
+std::vector<IndexedMesh> read_gltf(const std::string& path, std::vector<std::string>* also_read) {
+    return std::move(read_gltf_scene(path, false, also_read).meshes);
 }
 
 }  // namespace wf

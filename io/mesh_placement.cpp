@@ -96,6 +96,7 @@ void place_mesh(const MeshPlace& at, IndexedMesh mesh, const Affine3& xf, const 
     if (sc.flip_normals) {
         for (size_t t = 0; t < mesh.indices.size(); t += 3) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
         for (Vec3f& n : mesh.normals) n = -n;
+        for (Vec4f& t : mesh.tangents) t.w = -t.w;  // the bitangent w (n x t) keeps its direction
     }
 
     // Zero-area triangles go from the index list too, so triangle t is primitive first_prim + t.

@@ -113,7 +113,16 @@ void transform_mesh(IndexedMesh& mesh, const Affine3& xf) {
         float len = length(t);
         n = len > 0.0f && std::isfinite(len) ? t / len : t;  // the caller checks what stays non-finite
     }
-    if (xf.determinant() < 0)
+    // A tangent is an edge direction (transformed by L); its bitangent, w (n x t), must
+    // follow L too, and a mirror turns n x t around: so w changes sign.
+    const bool mirrors = xf.determinant() < 0;
+    for (Vec4f& t : mesh.tangents) {
+        Vec3f v = xf.vector(Vec3f(t.x, t.y, t.z));
+        float len = length(v);
+        if (len > 0.0f && std::isfinite(len)) v = v / len;
+        t = Vec4f{v.x, v.y, v.z, mirrors ? -t.w : t.w};
+    }
+    if (mirrors)
         for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
 }
 

@@ -15,11 +15,14 @@
 #include <new>
 #include <set>
 
+#include "io/environment_map.h"
+#include "io/gltf_scene.h"
 #include "io/mesh.h"
 #include "io/mesh_placement.h"
 #include "io/scene_json.h"
 #include "io/scene_materials.h"
 #include "io/scene_shapes.h"
+#include "io/tonemap.h"
 
 namespace wf {
 namespace {
@@ -43,7 +46,8 @@ void read_film(const Reader& r, const Node& n, RenderSettings& s) {
 
 void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     r.expect_object(n, "render settings");
-    r.check_keys(n, {"spp", "max_depth", "seed", "integrator", "light_paths", "radius_factor", "radius_alpha"},
+    r.check_keys(n, {"spp", "max_depth", "seed", "integrator", "light_paths", "radius_factor", "radius_alpha",
+                     "tonemap", "exposure"},
                  "render");
     if (auto v = r.member(n, "spp")) s.spp = r.integer(*v, 1, kMaxSpp);
     if (auto v = r.member(n, "max_depth")) s.max_depth = r.integer(*v, 1, kMaxPathDepth);
@@ -52,6 +56,8 @@ void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     if (auto v = r.member(n, "light_paths")) s.light_paths = r.integer(*v, 1, kMaxFilmPixels);
     s.radius_factor = r.real_or(n, "radius_factor", s.radius_factor, Interval{0.0, 1.0, true, false});
     s.radius_alpha = r.real_or(n, "radius_alpha", s.radius_alpha, Interval{0.0, 1.0, true, true});
+    if (auto v = r.member(n, "tonemap")) s.tonemap = r.choice(*v, kToneCurveNames);
+    s.exposure = r.real_or(n, "exposure", s.exposure, Interval{-kMaxExposureStops, kMaxExposureStops});
 }
 
 // The float field of view (degrees) must give the camera a tangent T = tan(fov / 2) with
@@ -127,13 +133,44 @@ void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
     cam.focus_distance = r.real_or(n, "focus_distance", default_focus, Interval{0.0, kMaxCoordinate, true, false});
 }
 
-// Constant ("radiance") or a gradient linear in the cosine to "up", from "nadir" to "zenith".
-void read_environment(const Reader& r, const Node& l, Light& light) {
-    r.check_keys(l, {"type", "radiance", "zenith", "nadir", "up", "name"}, "an environment light");
+// An equirectangular image ("file", scaled by "intensity", turned by "rotation" degrees about "up").
+void read_environment_map_light(const Reader& r, const Node& l, const Node& file, const std::string& base_dir,
+                                Light& light, HostEnvironmentMap& map, std::vector<std::string>& files_read) {
+    for (const char* key : {"radiance", "zenith", "nadir"})
+        if (auto extra = r.member(l, key))
+            r.fail(extra->pointer,
+                   "either \"file\" (an image), \"radiance\" (constant) or \"zenith\" and \"nadir\" (a gradient)",
+                   std::string("both \"file\" and \"") + key + "\"");
+    light.radiance = Vec3f(r.real_or(l, "intensity", 1.0f, kNonNegative));
+    Vec3f up(0.0f, 1.0f, 0.0f);
+    if (auto n = r.member(l, "up")) up = normalize(r.direction(*n));
+    const float rotation = r.real_or(l, "rotation", 0.0f, Interval{-1e6, 1e6});
+    const std::string path = resolve_scene_path(base_dir, r.string(file));
+    try {
+        map = read_environment_map(path);
+    } catch (const SceneError& e) {  // the map's own message, after the place in the scene
+        throw SceneError(one_line(r.source()) + ": " + file.pointer + ": " + e.what());
+    }
+    map.up = up;
+    map.rotation_degrees = rotation;
+    files_read.push_back(path);
+}
+
+// Constant ("radiance"), a gradient linear in the cosine to "up", from "nadir" to "zenith",
+// or an image ("file").
+void read_environment(const Reader& r, const Node& l, const std::string& base_dir, Light& light,
+                      HostEnvironmentMap& map, std::vector<std::string>& files_read) {
+    r.check_keys(l, {"type", "radiance", "zenith", "nadir", "up", "file", "intensity", "rotation", "name"},
+                 "an environment light");
     light.type = LightType::Environment;
+    if (auto file = r.member(l, "file"))
+        return read_environment_map_light(r, l, *file, base_dir, light, map, files_read);
+    for (const char* key : {"intensity", "rotation"})
+        if (auto extra = r.member(l, key)) r.fail(*extra, std::string("\"") + key + "\" only with \"file\" (an image)");
     auto zenith = r.member(l, "zenith"), nadir = r.member(l, "nadir"), radiance = r.member(l, "radiance");
     if (!zenith && !nadir) {
-        if (auto up = r.member(l, "up")) r.fail(*up, "\"up\" only with \"zenith\" and \"nadir\" (a gradient)");
+        if (auto up = r.member(l, "up"))
+            r.fail(*up, "\"up\" only with \"zenith\" and \"nadir\" (a gradient) or \"file\" (an image)");
         light.radiance = r.color_or(l, "radiance", Vec3f(1.0f), kNonNegative);
         return;
     }
@@ -146,7 +183,8 @@ void read_environment(const Reader& r, const Node& l, Light& light) {
     if (auto up = r.member(l, "up")) light.zenith = normalize(r.direction(*up));
 }
 
-void read_lights(const Reader& r, const Node& n, std::vector<Light>& lights) {
+void read_lights(const Reader& r, const Node& n, const std::string& base_dir, std::vector<Light>& lights,
+                 HostEnvironmentMap& environment_map, std::vector<std::string>& files_read) {
     r.expect_array(n, "list of lights");
     std::string environment_at;  // pointer of the environment light, once seen
     for (size_t i = 0; i < n->size(); ++i) {
@@ -169,7 +207,7 @@ void read_lights(const Reader& r, const Node& n, std::vector<Light>& lights) {
             if (!environment_at.empty())
                 r.fail(l.pointer, "at most one environment light", "a second one (the first is " + environment_at + ")");
             environment_at = l.pointer;
-            read_environment(r, l, light);
+            read_environment(r, l, base_dir, light, environment_map, files_read);
         }
         lights.push_back(light);
     }
@@ -236,8 +274,11 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
     size_t first_explicit = scene.lights.size() - (*lights)->size();
     for (size_t i = 0; i < (*lights)->size(); ++i) {
         const Light& l = scene.lights[first_explicit + i];
-        // The environment's brightest direction bounds its power.
+        // The environment's brightest direction bounds its power (a map's: its brightest texel).
+        const bool map = l.type == LightType::Environment && !scene.environment_map.empty();
         double value = max_component(l.radiance + abs(l.radiance_slope)), power = 0.0;
+        const double map_peak = map ? double(max_texel_value(scene.environment_map)) : 1.0;
+        if (map) value = double(l.radiance.x);  // the intensity
         const char* key = "";
         const char* formula = "";
         switch (l.type) {
@@ -246,15 +287,16 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
             key = "irradiance", formula = "pi R^2 * irradiance", power = kPi * radius * radius * value;
             break;
         case LightType::Environment:
-            key = r.member(r.element(*lights, i), "radiance") ? "radiance" : "zenith";
-            formula = "4 pi * pi R^2 * radiance", power = 4.0 * kPi * kPi * radius * radius * value;
+            key = map ? "intensity" : r.member(r.element(*lights, i), "radiance") ? "radiance" : "zenith";
+            formula = map ? "4 pi * pi R^2 * intensity * (the map's largest texel value)" : "4 pi * pi R^2 * radiance";
+            power = 4.0 * kPi * kPi * radius * radius * value * map_peak;
             break;
         default: continue;
         }
         if (num_lights * power <= kMaxLightPathThroughput) continue;
         Node light = r.element(*lights, i);
         std::string at = r.member(light, key) ? pointer_append(light.pointer, key) : light.pointer;
-        char expected[240], got[160];
+        char expected[320], got[160];
         std::snprintf(expected, sizeof expected,
                       "%s <= %g, so that (number of lights) * power = %g * %s <= 2^96%s",
                       key, kMaxLightPathThroughput / (num_lights * power / value), num_lights, formula,
@@ -283,18 +325,40 @@ HostScene load_mesh_file_scene(const std::string& path, SceneLoadStats* stats) {
         scene.materials.push_back(default_material());
         scene.material_names.emplace_back(kDefaultMaterialName);
         GeometryBuilder geometry;
-        ShapeCommon sc;  // material 0, not emitting
-        for (IndexedMesh& m : read_mesh_file(path, &scene.input_files))
-            place_mesh(MeshPlace{path, "", ""}, std::move(m), Affine3(), sc, geometry);
+        const std::optional<MeshFormat> format = mesh_format_of(path);
+        const bool gltf = format == MeshFormat::Gltf || format == MeshFormat::Glb;
+        bool has_camera = false;
+        std::vector<std::string> warnings;
+        if (gltf) {
+            scene.input_files.push_back(path);
+            has_camera = adopt_gltf_scene(path, read_gltf_scene(path, true, &scene.input_files), scene, geometry, warnings);
+        } else {
+            ShapeCommon sc;  // material 0, not emitting
+            for (IndexedMesh& m : read_mesh_file(path, &scene.input_files))
+                place_mesh(MeshPlace{path, "", ""}, std::move(m), Affine3(), sc, geometry);
+        }
         scene.prims = geometry.finish();
         scene.triangles = std::move(geometry.triangles);
         scene.meshes = std::move(geometry.meshes);
-        Light environment;
-        environment.type = LightType::Environment;
-        environment.radiance = Vec3f(1.0f);
-        scene.lights.push_back(environment);
-        if (stats) stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+        // Emissive glTF materials add area lights; a neutral environment lights a file with
+        // no light of its own (punctual or emissive).
+        scene.lights.insert(scene.lights.begin(), geometry.lights.begin(), geometry.lights.end());
+        if (scene.lights.empty()) {
+            Light environment;
+            environment.type = LightType::Environment;
+            environment.radiance = Vec3f(1.0f);
+            scene.lights.push_back(environment);
+        }
+        if (stats) {
+            stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+            stats->warnings = std::move(warnings);
+        }
         scene.input_files = without_repeats(std::move(scene.input_files));
+
+        // glTF is authored for PBR viewers, whose display transform Khronos PBR Neutral was made
+        // for; OBJ and PLY keep the plain clamp of JSON scenes.
+        if (gltf) scene.settings.tonemap = "pbr-neutral";
+        if (has_camera) return scene;
 
         SceneSphere bounds = scene.bounding_sphere();
         CameraDesc& cam = scene.camera;
@@ -338,7 +402,8 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
             r.fail(root.pointer, "fewer than 2^31 primitives", "more");
 
         // Explicit lights follow the area lights of emissive shapes.
-        if (auto n = r.member(root, "lights")) read_lights(r, *n, geometry.lights);
+        if (auto n = r.member(root, "lights"))
+            read_lights(r, *n, base_dir, geometry.lights, scene.environment_map, geometry.files_read);
         if (geometry.lights.size() > size_t(std::numeric_limits<int32_t>::max()))
             r.fail(root.pointer, "fewer than 2^31 lights", "more");
 
@@ -375,6 +440,36 @@ HostScene load_scene(const std::string& path, SceneLoadStats* stats) {
     HostScene scene = parse_scene(text, path, base_dir.empty() ? "." : base_dir, stats);
     scene.input_files.insert(scene.input_files.begin(), path);
     return scene;
+}
+
+void set_environment_map(HostScene& scene, const std::string& path) {
+    HostEnvironmentMap map;
+    try {
+        map = read_environment_map(path);
+    } catch (const SceneError& e) {
+        throw SceneError(std::string("--env: ") + e.what());
+    }
+    Light environment;
+    environment.type = LightType::Environment;
+    environment.radiance = Vec3f(1.0f);  // intensity 1
+    auto it = std::find_if(scene.lights.begin(), scene.lights.end(),
+                           [](const Light& l) { return l.type == LightType::Environment; });
+    const double num_lights = double(scene.lights.size() + (it == scene.lights.end() ? 1 : 0));
+    const double radius = scene.bounding_sphere().radius;
+    const double power = 4.0 * kPi * kPi * radius * radius * double(max_texel_value(map));
+    if (num_lights * power > kMaxLightPathThroughput) {
+        char problem[300];
+        std::snprintf(problem, sizeof problem,
+                      ": texels up to %g: expected (number of lights) * power = %g * 4 pi * pi R^2 * (largest texel "
+                      "value) <= 2^96 (R = %g, the scene's bounding radius)",
+                      double(max_texel_value(map)), num_lights, radius);
+        throw SceneError("--env: " + one_line(path) + problem);
+    }
+    if (it != scene.lights.end()) *it = environment;
+    else scene.lights.push_back(environment);
+    scene.environment_map = std::move(map);
+    if (std::find(scene.input_files.begin(), scene.input_files.end(), path) == scene.input_files.end())
+        scene.input_files.push_back(path);
 }
 
 std::string resolve_scene_path(const std::string& base_dir, const std::string& path) {

@@ -3,11 +3,14 @@
 // particle emission for light sub-paths (emit).
 //
 // The environment is constant or a linear gradient from nadir to zenith
-// (Light::radiance_slope); either way it is sampled uniformly over the sphere, so its
-// pdfs do not depend on the direction (SmallVCM's BackgroundLight).
+// (Light::radiance_slope), sampled uniformly over the sphere, so that its pdfs do not
+// depend on the direction (SmallVCM's BackgroundLight); or an equirectangular image
+// (EmitterContext::environment_map, materials/environment_map.h) times Light::radiance,
+// sampled in proportion to luminance x sin(theta), with the pdf of each direction.
 //
-// Units: area and environment lights carry radiance (W/sr/m^2), point lights radiant
-// intensity (W/sr), directional lights irradiance at normal incidence (W/m^2).
+// Units: area and environment lights carry radiance (W/sr/m^2; an environment image's
+// texels do, and Light::radiance scales them), point lights radiant intensity (W/sr),
+// directional lights irradiance at normal incidence (W/m^2).
 // Area lights are one-sided: they emit into the hemisphere of their geometric normal
 // (triangles: normalize(cross(p1-p0, p2-p0)); spheres: outward, inward with kPrimFlipNormal).
 // Area lights are sampled uniformly by area (triangles with the sqrt barycentric mapping,
@@ -27,6 +30,7 @@
 #include "engine/hd.h"
 #include "engine/math.h"
 #include "engine/scene_types.h"
+#include "materials/environment_map.h"
 #include "materials/sampling.h"
 
 namespace wf {
@@ -44,6 +48,9 @@ struct EmitterContext {
     const Sphere* spheres = nullptr;
     const PrimInfo* prims = nullptr;  // may be null: no flags (sphere normals outward)
     SceneSphere scene_sphere{};
+    // The environment light's image, when it has one (there is at most one environment
+    // light); invalid (texels null) for a constant or gradient environment.
+    EnvironmentMapView environment_map{};
 };
 
 // Next-event sample toward a light (SmallVCM Illuminate).
@@ -208,6 +215,17 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
         return ds;
     }
     case LightType::Environment: {
+        if (ctx.environment_map.valid()) {
+            EnvironmentSample s = sample_environment_map(ctx.environment_map, u0, u1);
+            if (!(s.pdf_w > 0.0f)) return ds;
+            ds.dir_to_light = s.dir;
+            ds.distance = kInfiniteLightDistance;
+            ds.pdf_direct_w = s.pdf_w;
+            ds.pdf_emission_w = s.pdf_w * infinite_light_position_pdf_a(ctx);
+            ds.cos_at_light = 1.0f;
+            ds.radiance = light.radiance * s.texel;
+            return ds;
+        }
         ds.dir_to_light = sample_uniform_sphere(u0, u1);
         ds.distance = kInfiniteLightDistance;
         ds.pdf_direct_w = uniform_sphere_pdf_w();
@@ -241,6 +259,13 @@ WF_HD_INLINE EmitterHit radiance_on_hit(const Light& area, const EmitterContext&
 WF_HD_INLINE EmitterHit environment_radiance(const Light& env, const EmitterContext& ctx, Vec3f ray_dir) {
     EmitterHit h;
     if (env.type != LightType::Environment) return h;
+    if (ctx.environment_map.valid()) {
+        EnvironmentLookup l = environment_map_lookup(ctx.environment_map, ray_dir);
+        h.radiance = env.radiance * l.texel;
+        h.pdf_direct_a = l.pdf_w;
+        h.pdf_emission_w = l.pdf_w * infinite_light_position_pdf_a(ctx);
+        return h;
+    }
     h.radiance = environment_radiance_along(env, ray_dir);
     h.pdf_direct_a = uniform_sphere_pdf_w();
     h.pdf_emission_w = h.pdf_direct_a * infinite_light_position_pdf_a(ctx);
@@ -281,15 +306,25 @@ WF_HD_INLINE EmissionSample emit(const Light& light, const EmitterContext& ctx, 
     case LightType::Directional:
     case LightType::Environment: {
         bool env = light.type == LightType::Environment;
-        Vec3f d = env ? sample_uniform_sphere(u0, u1) : light.direction;
+        Vec3f d;
+        float dir_pdf;
+        // The particle travels along d: it comes from the environment seen looking along -d.
+        if (env && ctx.environment_map.valid()) {
+            EnvironmentSample s = sample_environment_map(ctx.environment_map, u0, u1);
+            if (!(s.pdf_w > 0.0f)) return es;  // pdf 0: refused by the caller
+            d = -s.dir;
+            dir_pdf = s.pdf_w;
+            es.energy = light.radiance * s.texel;
+        } else {
+            d = env ? sample_uniform_sphere(u0, u1) : light.direction;
+            dir_pdf = env ? uniform_sphere_pdf_w() : 1.0f;
+            es.energy = env ? environment_radiance_along(light, -d) : light.radiance;
+        }
         Vec2f xy = sample_concentric_disk(u2, u3);
         Frame f = Frame::from_z(d);
         float r = ctx.scene_sphere.radius;
         es.origin = ctx.scene_sphere.center + r * (-d + f.x * xy.x + f.y * xy.y);
         es.dir = d;
-        // The particle travels along d: it comes from the environment seen looking along -d.
-        es.energy = env ? environment_radiance_along(light, -d) : light.radiance;
-        float dir_pdf = env ? uniform_sphere_pdf_w() : 1.0f;
         es.pdf_emission_w = dir_pdf * infinite_light_position_pdf_a(ctx);
         es.pdf_direct_a = dir_pdf;  // directional: 1 (delta); environment: solid angle
         es.cos_light = 1.0f;

@@ -9,7 +9,8 @@ readonly PACKAGES=(
   cmake g++ make       # toolchain
   nlohmann-json3-dev   # scene files
   libstb-dev           # PNG read/write, Radiance HDR read (io/image_stb.cpp)
-  libtinyexr-dev       # OpenEXR (io/image_exr.cpp)
+  libtinyexr-dev       # OpenEXR writing (io/image_exr.cpp)
+  libopenexr-dev       # OpenEXR reading, every compression incl. DWAB (io/image_exr.cpp; environment maps)
   zlib1g-dev           # tinyexr's ZIP compression (Debian builds it without miniz)
   libtinyobjloader-dev # OBJ meshes (io/mesh_obj.cpp)
   libtinygltf-dev      # glTF meshes (io/mesh_gltf.cpp)

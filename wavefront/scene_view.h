@@ -6,18 +6,23 @@
 #include <cstdint>
 
 #include "accel/geometry_view.h"
+#include "accel/shading_attributes.h"
 #include "engine/camera.h"
 #include "engine/scene_types.h"
 #include "materials/emitters.h"
+#include "materials/texture.h"
 
 namespace wf {
 
 struct SceneView {
     GeometryView geometry;
     const Material* materials;
+    ShadingAttributesView shading;  // mesh normals, UVs, tangents, colours
+    TextureView textures;
     const Light* lights;
     uint32_t num_lights;
     int32_t environment_light;  // index into lights, or -1
+    EnvironmentMapView environment_map;  // that light's image, or invalid (materials/environment_map.h)
     SceneSphere scene_sphere;
     Aabb bounds;                // of all geometry (light vertices lie inside it)
     Camera camera;
@@ -29,6 +34,7 @@ struct SceneView {
         ctx.spheres = geometry.spheres;
         ctx.prims = geometry.prims;
         ctx.scene_sphere = scene_sphere;
+        ctx.environment_map = environment_map;
         return ctx;
     }
 

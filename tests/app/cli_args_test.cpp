@@ -157,4 +157,34 @@ TEST(CliArgs, ThreadsIsACountUpTo4096WhereZeroMeansAll) {
     EXPECT_NE(cli_usage().find("a render on the GPU ignores it"), std::string::npos) << cli_usage();
 }
 
+TEST(CliArgs, TonemapIsOneOfTheCurvesAndExposureAFiniteNumberOfStops) {
+    const CliArgs none = parse_cli_args({"render", "s.json"});
+    EXPECT_FALSE(none.tonemap.has_value());  // the scene decides
+    EXPECT_FALSE(none.exposure.has_value());
+    for (const char* name : {"none", "aces", "pbr-neutral", "agx"})
+        EXPECT_EQ(*parse_cli_args({"render", "s.json", "--tonemap", name}).tonemap, name);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--exposure", "-1.5"}).exposure, -1.5f);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--exposure", "32"}).exposure, 32.0f);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--exposure", "-32"}).exposure, -32.0f);
+
+    const std::string bad_name = usage_error_of({"render", "s.json", "--tonemap", "filmic"});
+    EXPECT_NE(bad_name.find("--tonemap: expected one of none, aces, pbr-neutral, agx, got 'filmic'"),
+              std::string::npos)
+        << bad_name;
+    EXPECT_NE(usage_error_of({"render", "s.json", "--tonemap", "pbr-netural"}).find("did you mean \"pbr-neutral\"?"),
+              std::string::npos);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--tonemap", "ACES"}).find("--tonemap"), std::string::npos);
+    for (const char* bad : {"nan", "NaN", "inf", "-inf", "infinity", "32.001", "-33", "1e9", "abc", "", "1.5x"}) {
+        const std::string e = usage_error_of({"render", "s.json", "--exposure", bad});
+        EXPECT_NE(e.find("--exposure: expected a number of stops in [-32, 32], got '" + std::string(bad) + "'"),
+                  std::string::npos)
+            << bad << ": " << e;
+    }
+    EXPECT_NE(usage_error_of({"render", "s.json", "--exposure"}).find("--exposure: missing value"), std::string::npos);
+    EXPECT_NE(usage_error_of({"render", "s.json", "--exposur", "1"}).find("did you mean \"--exposure\"?"),
+              std::string::npos);
+    EXPECT_NE(cli_usage().find("[--tonemap none|aces|pbr-neutral|agx] [--exposure EV]"), std::string::npos);
+    EXPECT_NE(cli_usage().find(".hdr and .exr files hold the linear radiance"), std::string::npos);
+}
+
 }  // namespace wf

@@ -312,7 +312,7 @@ TEST_F(ImageIo, PngAppliesExposureAndClamps) {
     image.at(1, 0) = Vec3f(2.0f);
     image.at(2, 0) = Vec3f(-1.0f);
     image.at(3, 0) = Vec3f(std::numeric_limits<float>::quiet_NaN());
-    write_image(path("a.png"), image, /*exposure=*/1.0f);
+    write_image(path("a.png"), image, ToneMap{ToneCurve::None, /*exposure=*/1.0f});
     const Image back = read_image(path("a.png"));
     EXPECT_NEAR(back.at(0, 0).x, 0.5f, 1.15f / 255.0f);  // 0.25 * 2^1
     EXPECT_EQ(back.at(1, 0).x, 1.0f);
@@ -320,10 +320,10 @@ TEST_F(ImageIo, PngAppliesExposureAndClamps) {
     EXPECT_EQ(back.at(3, 0).x, 0.0f);
 }
 
-TEST_F(ImageIo, HdrAndExrIgnoreExposure) {
+TEST_F(ImageIo, HdrAndExrIgnoreExposureAndCurve) {
     const Image image(2, 2, Vec3f(0.25f));
-    write_image(path("a.hdr"), image, 3.0f);
-    write_image(path("a.exr"), image, 3.0f);
+    write_image(path("a.hdr"), image, ToneMap{ToneCurve::Agx, 3.0f});
+    write_image(path("a.exr"), image, ToneMap{ToneCurve::PbrNeutral, 3.0f});
     EXPECT_FLOAT_EQ(read_image(path("a.hdr")).at(1, 1).x, 0.25f + 0.5f / 512.0f);
     EXPECT_EQ(read_image(path("a.exr")).at(1, 1).x, 0.25f);
 }

@@ -261,8 +261,16 @@ TEST(MeshFileScene, GetsAFramingCameraAnEnvironmentAndTheDefaultMaterial) {
         HostScene s = load_scene(kMeshDir + "/" + file);
         ASSERT_FALSE(s.triangles.empty());
         ASSERT_EQ(s.materials.size(), 1u);
-        EXPECT_EQ(s.material_names[0], "default");
-        EXPECT_EQ(s.materials[0].kd.x, 0.8f);
+        if (std::string(file) == "triangle.gltf") {
+            // glTF's own default material: white, metallic 1, roughness 1 (glTF 2.0, 3.9.6).
+            EXPECT_EQ(s.materials[0].type, MaterialType::GltfPbr);
+            EXPECT_EQ(s.materials[0].pbr.metallic, 1.0f);
+            EXPECT_EQ(s.materials[0].pbr.roughness, 1.0f);
+            EXPECT_EQ(s.materials[0].pbr.base_color.x, 1.0f);
+        } else {
+            EXPECT_EQ(s.material_names[0], "default");
+            EXPECT_EQ(s.materials[0].kd.x, 0.8f);
+        }
         ASSERT_EQ(s.lights.size(), 1u);
         EXPECT_EQ(s.lights[0].type, LightType::Environment);
         EXPECT_FALSE(s.meshes.empty());

@@ -48,6 +48,8 @@ const BadScene kBadScenes[] = {
     {"fov_out_of_range.json", ": /camera/fov: expected ", "number in (0, 180), got 180"},
     // Names and kinds.
     {"unknown_integrator.json", ": /render/integrator: expected ", "got string \"pathtracer\""},
+    {"unknown_tonemap.json", ": /render/tonemap: expected ", "\"pbr-neutral\", \"agx\", got string \"filmic\""},
+    {"huge_exposure.json", ": /render/exposure: expected ", "number in [-32, 32], got 40"},
     {"unknown_material.json", ": /shapes/1/material: expected ", "got string \"whte\" (did you mean \"white\"?)"},
     {"unknown_material_type.json", ": /materials/skin/type: expected ", "got string \"subsurface\""},
     {"unknown_shape_type.json", ": /shapes/0/type: expected ", "got string \"cube\""},

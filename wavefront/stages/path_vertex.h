@@ -1,28 +1,65 @@
 // The surface vertex a path (camera or light, any integrator) has just reached,
 // rebuilt from its state record by each stage that works on it (cheaper than
 // storing it): the hit point with its error bound, the primitive's record and the BSDF.
+//
+// Two BSDF types: `Bsdf` (SmallVCM's model and the rtiow lobes, what the bidirectional
+// family renders) and `SurfaceBsdf` (any material type, glTF's included, with shading
+// normals and textures: what pt renders). The vertex is the same otherwise.
 #pragma once
 
+#include <type_traits>
+
+#include "accel/shading_attributes.h"
 #include "accel/surface.h"
 #include "materials/bsdf.h"
+#include "materials/pbr_material.h"
+#include "materials/surface_bsdf.h"
 #include "wavefront/scene_view.h"
 
 namespace wf {
 
-struct SubpathVertex {
+template <class BsdfT>
+struct SubpathVertexOf {
     SurfacePoint sp;
-    Bsdf bsdf;
+    BsdfT bsdf;
     PrimInfo info;
+    float opacity = 1.0f;  // glTF alpha coverage: below 1 the surface lets that share of paths through
 };
+using SubpathVertex = SubpathVertexOf<Bsdf>;
 
-template <class PathView>
-WF_HD_INLINE SubpathVertex subpath_vertex(const SceneView& scene, const PathView& p, uint32_t slot, bool camera_path) {
-    SubpathVertex v;
+// The BSDF of material `m` at hit `hit` (on primitive `prim`) reached along `ray`.
+WF_HD_INLINE SurfaceBsdf surface_bsdf(const SceneView& scene, const Material& m, const PrimInfo& info, const Ray& ray,
+                                      const Hit& hit, const SurfacePoint& sp, bool camera_path, float* opacity) {
+    *opacity = 1.0f;
+    if (m.type != MaterialType::GltfPbr) return SurfaceBsdf::from(Bsdf::make(m, ray.dir, sp.ng, camera_path));
+    ShadingAttributes a;
+    if (hit.prim < scene.geometry.num_triangles) {
+        a = triangle_shading(scene.shading, scene.geometry.triangles[hit.prim], hit.prim, info.flags, hit.u, hit.v, sp.ng);
+    } else {  // spheres: the normal is the shading normal; no texture coordinates
+        a.ns = sp.ng;
+        a.uv[0] = a.uv[1] = Vec2f{0.0f, 0.0f};
+        a.tangent = Frame::from_z(sp.ng).x;
+    }
+    const PbrShadingPoint s = pbr_shading_point(m, scene.textures, a);
+    *opacity = s.alpha;
+    return SurfaceBsdf::from(GltfBsdf::make(s.params, ray.dir, s.ns, sp.ng, camera_path, m.two_sided != 0));
+}
+
+template <class BsdfT = Bsdf, class PathView>
+WF_HD_INLINE SubpathVertexOf<BsdfT> subpath_vertex(const SceneView& scene, const PathView& p, uint32_t slot,
+                                                   bool camera_path) {
+    SubpathVertexOf<BsdfT> v;
     const uint32_t prim = p.hit_prim[slot];
     v.info = scene.geometry.prims[prim];
     Ray ray{p.ray_origin[slot], p.ray_dir[slot]};
-    v.sp = surface_point(scene.geometry, ray, Hit{p.hit_t[slot], prim, p.hit_u[slot], p.hit_v[slot]});
-    v.bsdf = Bsdf::make(scene.materials[v.info.material], ray.dir, v.sp.ng, camera_path);
+    const Hit hit{p.hit_t[slot], prim, p.hit_u[slot], p.hit_v[slot]};
+    v.sp = surface_point(scene.geometry, ray, hit);
+    const Material& m = scene.materials[v.info.material];
+    if constexpr (std::is_same_v<BsdfT, Bsdf>) {
+        v.bsdf = Bsdf::make(m, ray.dir, v.sp.ng, camera_path);
+    } else {
+        v.bsdf = surface_bsdf(scene, m, v.info, ray, hit, v.sp, camera_path, &v.opacity);
+    }
     return v;
 }
 

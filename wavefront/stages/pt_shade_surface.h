@@ -6,8 +6,8 @@
 #pragma once
 
 #include "accel/surface.h"
-#include "materials/bsdf.h"
 #include "materials/emitters.h"
+#include "materials/surface_bsdf.h"
 #include "wavefront/queues.h"
 #include "wavefront/rng_dims.h"
 #include "wavefront/scene_view.h"
@@ -26,7 +26,7 @@ struct PtShadeContext {
 
 // Next-event estimation: one picked light, one sample on it; pushes the shadow ray.
 WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slot, const PathRng& rng,
-                                         const Bsdf& bsdf, const SurfacePoint& sp,
+                                         const SurfaceBsdf& bsdf, const SurfacePoint& sp,
                                          const WorkQueue<ShadowRayView>& shadow) {
     const CameraPathView& p = ctx.paths;
     const float pick = ctx.scene.light_pick_prob();
@@ -52,9 +52,22 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         p.alive[slot] = 0;
 
         const uint32_t path_length = p.path_length[slot];
-        const SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        const auto v = subpath_vertex<SurfaceBsdf>(ctx.scene, p, slot, true);
         const SurfacePoint& sp = v.sp;
-        const Bsdf& bsdf = v.bsdf;
+        const SurfaceBsdf& bsdf = v.bsdf;
+        PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], path_length, kRngStreamCamera};
+        if (v.opacity < 1.0f && rng.at(rng_dim::kOpacity) >= v.opacity) {
+            // Stochastic transparency (glTF alpha): the path goes on through the surface
+            // as if it were not there, one segment longer (a fresh key for its numbers).
+            // Shadow rays see every surface as opaque, so next-event estimation never
+            // reaches what lies behind: the weight-1 rule of a specular bounce applies.
+            if (path_length >= ctx.max_path_length) return;
+            p.ray_origin[slot] = offset_ray_origin(sp.p, sp.p_error, sp.ng, p.ray_dir[slot]);
+            p.last_specular[slot] = 1;
+            p.path_length[slot] = path_length + 1;
+            p.alive[slot] = 1;
+            return;
+        }
         if (!bsdf.is_valid()) return;
 
         Vec3f throughput = p.throughput[slot];
@@ -64,7 +77,9 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
             if (!is_black(e.radiance)) {
                 float weight = 1.0f;
                 if (path_length > 1 && !p.last_specular[slot]) {
-                    float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, p.hit_t[slot], bsdf.cos_theta_fix());
+                    // The light's cosine is the geometric one (the BSDF's frame may be a shading normal).
+                    const float cos_light = fabsf(dot(p.ray_dir[slot], sp.ng));
+                    float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, p.hit_t[slot], cos_light);
                     weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.scene.light_pick_prob());
                 }
                 p.radiance[slot] += throughput * e.radiance * weight;
@@ -75,7 +90,6 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         const float continuation = bsdf.continuation_prob();
         if (continuation == 0.0f) return;
 
-        PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], path_length, kRngStreamCamera};
         if (!bsdf.is_delta() && ctx.scene.num_lights > 0) pt_sample_direct_light(ctx, slot, rng, bsdf, sp, shadow);
 
         BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));

@@ -1,0 +1,274 @@
+// glTF 2.0 materials as GltfPbr records (engine/scene_types.h PbrParams), and the
+// textures they use, decoded once (io/texture_image.h) and bound with their samplers,
+// UV sets and KHR_texture_transform.
+//
+// Read: pbrMetallicRoughness (factors and textures), normalTexture (with scale),
+// emissiveFactor with KHR_materials_emissive_strength, alphaMode/alphaCutoff,
+// doubleSided, KHR_materials_ior, KHR_materials_transmission, KHR_materials_volume
+// (thickness > 0 makes the surface a volume boundary; its attenuation is recorded),
+// KHR_materials_specular, KHR_texture_transform.
+// Warned about and left out: emissiveTexture (the emission is the factor alone),
+// occlusionTexture (a path tracer computes occlusion), any other extension the file uses.
+// A file that *requires* an extension not read here is an error naming it.
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+#include <tiny_gltf.h>
+
+#include "io/gltf_scene.h"
+#include "io/mesh.h"
+#include "io/scene_loader.h"
+#include "io/texture_image.h"
+
+namespace wf::gltf_io {
+namespace {
+
+// Extensions this reader understands (materials, textures, lights).
+const std::set<std::string>& supported_extensions() {
+    static const std::set<std::string> s = {
+        "KHR_materials_emissive_strength", "KHR_materials_ior", "KHR_materials_transmission", "KHR_materials_volume",
+        "KHR_materials_specular", "KHR_texture_transform", "KHR_lights_punctual"};
+    return s;
+}
+
+class MaterialReader {
+public:
+    MaterialReader(const std::string& path, const tinygltf::Model& model, GltfScene& out)
+        : path_(path), model_(model), out_(out) {}
+
+    void read() {
+        for (const std::string& ext : model_.extensionsRequired)
+            if (!supported_extensions().count(ext) && ext != "KHR_draco_mesh_compression")
+                mesh_io::fail(path_, "requires the extension " + ext + ", which is not supported");
+        for (const std::string& ext : model_.extensionsUsed)
+            if (!supported_extensions().count(ext))
+                warn("uses the extension " + ext + ", which is not supported: it is ignored");
+        for (size_t i = 0; i < model_.materials.size(); ++i) read_material(i);
+        for (const IndexedMesh& m : out_.meshes)
+            if (m.file_material >= 0 && size_t(m.file_material) >= model_.materials.size())
+                fail("a mesh primitive names material " + std::to_string(m.file_material) + ", which does not exist");
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const { mesh_io::fail(path_, what); }
+    void warn(const std::string& what) { out_.warnings.push_back(path_ + ": " + what); }
+
+    static const tinygltf::Value* extension(const tinygltf::ExtensionMap& m, const char* name) {
+        auto it = m.find(name);
+        return it == m.end() ? nullptr : &it->second;
+    }
+
+    // A number member of an extension object, checked against [lo, hi]; `fallback` when absent.
+    double number(const tinygltf::Value& v, const char* key, double fallback, double lo, double hi,
+                  const std::string& at) const {
+        if (!v.Has(key)) return fallback;
+        const tinygltf::Value& n = v.Get(key);
+        if (!n.IsNumber()) fail(at + ": " + key + " is not a number");
+        const double d = n.GetNumberAsDouble();
+        if (!(d >= lo && d <= hi)) fail(at + ": " + key + " " + std::to_string(d) + " is out of [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        return d;
+    }
+
+    Vec3f colour(const std::vector<double>& v, size_t n, Vec3f fallback, const std::string& at) const {
+        if (v.empty()) return fallback;
+        if (v.size() != n) fail(at + ": expected " + std::to_string(n) + " numbers");
+        Vec3f c{float(v[0]), float(v[1]), float(v[2])};
+        if (!is_finite(c) || !(min_component(c) >= 0.0f)) fail(at + ": expected finite non-negative numbers");
+        return c;
+    }
+
+    Vec3f colour_value(const tinygltf::Value& v, const char* key, Vec3f fallback, const std::string& at) const {
+        if (!v.Has(key)) return fallback;
+        const tinygltf::Value& a = v.Get(key);
+        if (!a.IsArray() || a.ArrayLen() != 3) fail(at + ": " + key + " is not 3 numbers");
+        Vec3f c;
+        for (int i = 0; i < 3; ++i) {
+            if (!a.Get(i).IsNumber()) fail(at + ": " + key + " is not 3 numbers");
+            c[i] = float(a.Get(i).GetNumberAsDouble());
+        }
+        if (!is_finite(c) || !(min_component(c) >= 0.0f)) fail(at + ": " + key + " must be finite and non-negative");
+        return c;
+    }
+
+    // A decoded image, once per image however many textures use it.
+    uint32_t image(int source, const std::string& at) {
+        if (source < 0 || size_t(source) >= model_.images.size())
+            fail(at + ": image " + std::to_string(source) + " does not exist");
+        auto it = image_ids_.find(source);
+        if (it != image_ids_.end()) return it->second;
+        const tinygltf::Image& img = model_.images[size_t(source)];
+        const std::string name = path_ + ": image " + std::to_string(source) + (img.uri.empty() ? "" : " (" + img.uri + ")");
+        if (img.image.empty()) throw SceneError(name + ": no image data (a missing or unreadable file)");
+        out_.texture_images.push_back(decode_texture_image(name, img.image.data(), img.image.size()));
+        const uint32_t id = uint32_t(out_.texture_images.size() - 1);
+        image_ids_.emplace(source, id);
+        return id;
+    }
+
+    static TextureWrap wrap(int mode) {
+        switch (mode) {
+            case TINYGLTF_TEXTURE_WRAP_CLAMP_TO_EDGE: return TextureWrap::ClampToEdge;
+            case TINYGLTF_TEXTURE_WRAP_MIRRORED_REPEAT: return TextureWrap::MirroredRepeat;
+            default: return TextureWrap::Repeat;
+        }
+    }
+
+    // A texture reference (textureInfo): index, texCoord, extensions. Returns the binding
+    // id, or -1 when `index` < 0 (no texture).
+    int32_t binding(int index, int tex_coord, const tinygltf::ExtensionMap& ext, bool srgb, const std::string& at) {
+        if (index < 0) return -1;
+        if (size_t(index) >= model_.textures.size()) fail(at + ": texture " + std::to_string(index) + " does not exist");
+        const tinygltf::Texture& t = model_.textures[size_t(index)];
+        const std::string tat = at + ": texture " + std::to_string(index);
+        TextureBinding b;
+        b.image = image(t.source, tat);
+        if (t.sampler >= 0) {
+            if (size_t(t.sampler) >= model_.samplers.size()) fail(tat + ": sampler " + std::to_string(t.sampler) + " does not exist");
+            const tinygltf::Sampler& s = model_.samplers[size_t(t.sampler)];
+            b.wrap_s = wrap(s.wrapS);
+            b.wrap_t = wrap(s.wrapT);
+            b.nearest = s.magFilter == TINYGLTF_TEXTURE_FILTER_NEAREST ? 1u : 0u;
+        }
+        b.srgb = srgb ? 1u : 0u;
+        int uv_set = tex_coord;
+        if (const tinygltf::Value* tt = extension(ext, "KHR_texture_transform")) {
+            // uv' = T * R * S * uv (the extension's matrix order), rotation counter-clockwise in UV space.
+            const std::string xat = at + ": KHR_texture_transform";
+            double off[2] = {0, 0}, scale[2] = {1, 1};
+            auto pair = [&](const char* key, double* v) {
+                if (!tt->Has(key)) return;
+                const tinygltf::Value& a = tt->Get(key);
+                if (!a.IsArray() || a.ArrayLen() != 2 || !a.Get(0).IsNumber() || !a.Get(1).IsNumber())
+                    fail(xat + ": " + key + " is not 2 numbers");
+                v[0] = a.Get(0).GetNumberAsDouble();
+                v[1] = a.Get(1).GetNumberAsDouble();
+                if (!std::isfinite(v[0]) || !std::isfinite(v[1])) fail(xat + ": " + key + " is not finite");
+            };
+            pair("offset", off);
+            pair("scale", scale);
+            const double rot = number(*tt, "rotation", 0.0, -1e6, 1e6, xat);
+            if (tt->Has("texCoord")) uv_set = int(number(*tt, "texCoord", 0.0, 0.0, 1.0, xat));
+            const double c = std::cos(rot), s = std::sin(rot);
+            b.transform[0] = float(c * scale[0]);
+            b.transform[1] = float(s * scale[1]);
+            b.transform[2] = float(off[0]);
+            b.transform[3] = float(-s * scale[0]);
+            b.transform[4] = float(c * scale[1]);
+            b.transform[5] = float(off[1]);
+        }
+        if (uv_set < 0 || uv_set > 1) fail(at + ": texCoord " + std::to_string(uv_set) + ": only sets 0 and 1 are supported");
+        b.uv_set = uint32_t(uv_set);
+        out_.texture_bindings.push_back(b);
+        return int32_t(out_.texture_bindings.size() - 1);
+    }
+
+    int32_t binding(const tinygltf::TextureInfo& info, bool srgb, const std::string& at) {
+        return binding(info.index, info.texCoord, info.extensions, srgb, at);
+    }
+
+    void read_material(size_t i) {
+        const tinygltf::Material& gm = model_.materials[i];
+        const std::string at = "material " + std::to_string(i) + (gm.name.empty() ? "" : " (" + gm.name + ")");
+        Material m;
+        m.type = MaterialType::GltfPbr;
+        m.ior = 1.5f;
+        m.two_sided = gm.doubleSided ? 1u : 0u;
+        PbrParams& p = m.pbr;
+        const tinygltf::PbrMetallicRoughness& pbr = gm.pbrMetallicRoughness;
+        if (!pbr.baseColorFactor.empty()) {
+            if (pbr.baseColorFactor.size() != 4) fail(at + ": baseColorFactor needs 4 numbers");
+            p.base_color = colour(pbr.baseColorFactor, 4, Vec3f(1.0f), at + ": baseColorFactor");
+            p.alpha = float(pbr.baseColorFactor[3]);
+            if (!(p.alpha >= 0.0f && p.alpha <= 1.0f)) fail(at + ": baseColorFactor alpha is not in [0, 1]");
+        }
+        auto unit = [&](double v, const char* what) {
+            if (!(v >= 0.0 && v <= 1.0)) fail(at + ": " + what + " " + std::to_string(v) + " is not in [0, 1]");
+            return float(v);
+        };
+        p.metallic = unit(pbr.metallicFactor, "metallicFactor");
+        p.roughness = unit(pbr.roughnessFactor, "roughnessFactor");
+        p.base_color_texture = binding(pbr.baseColorTexture, true, at + ": baseColorTexture");
+        p.metallic_roughness_texture = binding(pbr.metallicRoughnessTexture, false, at + ": metallicRoughnessTexture");
+        const tinygltf::NormalTextureInfo& nt = gm.normalTexture;
+        p.normal_texture = binding(nt.index, nt.texCoord, nt.extensions, false, at + ": normalTexture");
+        if (!std::isfinite(nt.scale)) fail(at + ": normalTexture scale is not finite");
+        p.normal_scale = float(nt.scale);
+        if (gm.alphaMode == "MASK") p.alpha_mode = AlphaMode::Mask;
+        else if (gm.alphaMode == "BLEND") p.alpha_mode = AlphaMode::Blend;
+        else if (gm.alphaMode != "OPAQUE" && !gm.alphaMode.empty()) fail(at + ": unknown alphaMode '" + gm.alphaMode + "'");
+        if (!(gm.alphaCutoff >= 0.0)) fail(at + ": alphaCutoff is negative");
+        p.alpha_cutoff = float(gm.alphaCutoff);
+
+        Vec3f emission = colour(gm.emissiveFactor, 3, Vec3f(0.0f), at + ": emissiveFactor");
+        if (gm.emissiveTexture.index >= 0)
+            warn(at + ": emissiveTexture is not supported yet: the surface emits emissiveFactor uniformly");
+        if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_emissive_strength"))
+            emission *= float(number(*e, "emissiveStrength", 1.0, 0.0, 1e12, at + ": KHR_materials_emissive_strength"));
+        if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_ior")) {
+            const std::string eat = at + ": KHR_materials_ior";
+            const double ior = number(*e, "ior", 1.5, 0.0, 10.0, eat);
+            if (ior != 0.0 && ior < 1.0) fail(eat + ": ior " + std::to_string(ior) + " is below 1 (and not 0)");
+            // ior 0 is the extension's "infinite": a perfect conductor-like Fresnel of 1; the
+            // largest finite ior stands for it.
+            m.ior = ior == 0.0 ? 1e4f : float(ior);
+        }
+        if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_transmission")) {
+            const std::string eat = at + ": KHR_materials_transmission";
+            p.transmission = float(number(*e, "transmissionFactor", 0.0, 0.0, 1.0, eat));
+            if (e->Has("transmissionTexture")) p.transmission_texture = texture_value(e->Get("transmissionTexture"), false, eat + ": transmissionTexture");
+        }
+        if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_volume")) {
+            const std::string eat = at + ": KHR_materials_volume";
+            const double thickness = number(*e, "thicknessFactor", 0.0, 0.0, 1e30, eat);
+            p.thin_walled = thickness > 0.0 ? 0u : 1u;
+            p.attenuation_color = colour_value(*e, "attenuationColor", Vec3f(1.0f), eat);
+            p.attenuation_distance = float(number(*e, "attenuationDistance", 1e30, 1e-30, 1e30, eat));
+            if (!p.thin_walled && (p.attenuation_distance < 1e30f))
+                warn(eat + ": attenuation inside volumes is not rendered yet (the volume is clear)");
+        }
+        if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_specular")) {
+            const std::string eat = at + ": KHR_materials_specular";
+            p.specular = float(number(*e, "specularFactor", 1.0, 0.0, 1.0, eat));
+            p.specular_color = colour_value(*e, "specularColorFactor", Vec3f(1.0f), eat);
+            if (e->Has("specularTexture")) p.specular_texture = texture_value(e->Get("specularTexture"), false, eat + ": specularTexture");
+            if (e->Has("specularColorTexture"))
+                p.specular_color_texture = texture_value(e->Get("specularColorTexture"), true, eat + ": specularColorTexture");
+        }
+        out_.materials.push_back(m);
+        out_.material_names.push_back(gm.name.empty() ? "material " + std::to_string(i) : gm.name);
+        out_.material_emission.push_back(emission);
+    }
+
+    // A textureInfo given as an extension's JSON value.
+    int32_t texture_value(const tinygltf::Value& v, bool srgb, const std::string& at) {
+        if (!v.IsObject() || !v.Has("index") || !v.Get("index").IsInt()) fail(at + ": expected a textureInfo with an index");
+        const int index = v.Get("index").Get<int>();
+        int tex_coord = 0;
+        if (v.Has("texCoord")) {
+            if (!v.Get("texCoord").IsInt()) fail(at + ": texCoord is not an integer");
+            tex_coord = v.Get("texCoord").Get<int>();
+        }
+        tinygltf::ExtensionMap ext;
+        if (v.Has("extensions") && v.Get("extensions").IsObject()) {
+            const tinygltf::Value& e = v.Get("extensions");
+            for (const std::string& key : e.Keys()) ext[key] = e.Get(key);
+        }
+        if (index < 0) fail(at + ": index " + std::to_string(index) + " is negative");
+        return binding(index, tex_coord, ext, srgb, at);
+    }
+
+    const std::string& path_;
+    const tinygltf::Model& model_;
+    GltfScene& out_;
+    std::map<int, uint32_t> image_ids_;
+};
+
+}  // namespace
+
+void read_materials(const std::string& path, const tinygltf::Model& model, GltfScene& scene) {
+    MaterialReader(path, model, scene).read();
+}
+
+}  // namespace wf::gltf_io

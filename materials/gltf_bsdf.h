@@ -1,0 +1,401 @@
+// glTF 2.0 metallic-roughness BSDF (glTF 2.0 specification, Appendix B), with
+// KHR_materials_ior, KHR_materials_specular, KHR_materials_transmission and the refraction
+// (not the absorption) of KHR_materials_volume. Host and device code; the conventions of
+// sample/evaluate are those written at the top of materials/bsdf.h.
+//
+// The model, as Appendix B and the extensions write it (alpha = roughness^2, GGX with the
+// height-correlated Smith G2 of materials/microfacet.h, V = dir_fix, L = wi, H their
+// (generalized) half vector, c = |V . H|):
+//   material        = mix(dielectric_brdf, metal_brdf, metallic)
+//   metal_brdf      = specular_brdf(alpha) * Schlick(F0 = baseColor, f90 = 1, c)
+//   dielectric_brdf = fresnel_mix(base = mix(Lambert(baseColor),
+//                                            specular_btdf(alpha) * baseColor, transmission),
+//                                 layer = specular_brdf(alpha))
+//   fresnel_mix     = (1 - max_component(F)) base + F layer,
+//   F               = specular * (f0 + (1 - f0)(1 - c)^5),
+//   f0              = min(((ior - 1) / (ior + 1))^2 * specularColor, 1)   (KHR_materials_specular)
+//   specular_brdf   = D G2 / (4 |N.L| |N.V|)
+// specular_btdf depends on KHR_materials_volume:
+// - thin-walled (no volume extension, GltfBsdfParams::thin_walled): light crosses without
+//   bending. The BTDF is the BRDF mirrored through the surface, H = normalize(V + L'),
+//   L' = L mirrored to V's side, with the separable masking G1(V) G1(L) of
+//   KHR_materials_transmission's "Implementation Notes"; its smooth limit is
+//   straight-through transmission (pbrt-v4's thin dielectric idea). One knowing
+//   departure: the extension's step chi+(H.L / N.L) is left out. It is not reciprocal
+//   (V 80 degrees from N, L 10 degrees from -N in the same plane passes it; swapped, it
+//   fails), and H faces V and L' by construction, which is the visibility the mirrored
+//   lobe needs.
+// - volume (thin_walled == false): a rough refracting interface of relative index ior,
+//   Walter et al. 2007 (materials/microfacet.h): D G2 |L.H| |V.H| / (|N.L| |N.V|
+//   (L.H + V.H / etap)^2), radiance scaled by 1 / etap^2 on camera paths. Seen from inside,
+//   F takes the cosine on the outer side (1 beyond the critical angle: total internal
+//   reflection), which keeps F the same for both directions of a refracted pair.
+// Energy: the spec's coupling of the Lambert base with F(V . H) is not energy conserving
+// (Appendix B, "Coupling Diffuse and Specular Reflection" says so): a white dielectric
+// reflects 1.57x what it receives at 85 degrees with roughness 0.1 (values printed by
+// tests/materials/gltf_bsdf_test.cpp). GltfBaseFresnel::ViewAndLight selects the fix
+// Appendix B cites from Burley 2012: Lambert weighted by (1 - max F(N.V)) (1 - max F(N.L)),
+// reciprocal and energy conserving, but dark at grazing angles (0.38 at 85 degrees,
+// roughness 1). The transmission base keeps F(V . H), the microfacet's own
+// transmittance, which conserves energy.
+// Not implemented yet: KHR_materials_clearcoat, KHR_materials_sheen (and the other
+// extensions); absorption inside volumes (Beer-Lambert, to be done by the stage).
+//
+// Lobes sampled: specular reflection (metal and dielectric together: one D and G2, their
+// Fresnels summed), Lambert, transmission. A lobe is picked with probability proportional
+// to its expected weight at the fixed direction (c = cos_theta_fix(), luminance of RGB):
+//   reflection    metallic lum(Schlick(baseColor, c)) + (1 - metallic) lum(F(c))
+//   Lambert       (1 - metallic) (1 - transmission) (1 - max F(c)) lum(baseColor)
+//   transmission  (1 - metallic) transmission       (1 - max F(c)) lum(baseColor)
+// each at least kGltfMinLobeShare of its value with F = 0 (so a lobe that scatters
+// somewhere is never left unsampled where F(c) happens to be 1 or 0). Non-delta samples
+// return the whole non-delta mixture's value and pdf, as Bsdf does. pdf_rev_w uses the
+// lobe probabilities of the reverse walk (computed at wi, on wi's side), so it equals the
+// pdf_fwd_w of the BSDF made for the reverse direction.
+// Smooth lobes (alpha < kGgxSmoothAlpha, and refraction at ior 1) are delta lobes: left out
+// of evaluate(), sampled with pdf_w = lobe probability and factor = weight / |cos|.
+//
+// Sides and normals:
+// - The geometric normal decides the side: a ray coming from the side it points to
+//   arrives at the front (from outside a volume). doubleSided = false on an opaque material (no transmission):
+//   the back side is black (is_valid() == false). A transmissive material works from both
+//   sides, since light leaves volumes and thin sheets through their back faces.
+// - The frame normal is the shading normal, taken on the geometric normal's side and
+//   flipped to the arriving side; if the arriving direction is not above it (a bump map
+//   bending away from the viewer), the geometric normal is used instead.
+// - A direction on the wrong side of the geometric normal for its lobe (reflection below
+//   the surface, transmission above it) is rejected by sample() and evaluates to 0, so
+//   sample() and evaluate() agree.
+#pragma once
+
+#include <cmath>
+
+#include "engine/hd.h"
+#include "engine/math.h"
+#include "materials/bsdf_records.h"
+#include "materials/fresnel.h"
+#include "materials/microfacet.h"
+#include "materials/sampling.h"
+
+namespace wf {
+
+// Floor of a lobe's selection weight, as a share of its weight with the Fresnel term 0 (see top).
+inline constexpr float kGltfMinLobeShare = 0.01f;
+
+// Fresnel weight of the Lambert base (see the top comment).
+enum class GltfBaseFresnel : uint32_t {
+    HalfVector = 0,    // glTF Appendix B: (1 - max F(|V . H|))
+    ViewAndLight = 1,  // Burley 2012: (1 - max F(|N . V|)) (1 - max F(|N . L|)), energy conserving
+};
+
+// Texture-evaluated glTF material parameters at one shading point. Defaults are glTF's.
+struct GltfBsdfParams {
+    Vec3f base_color{1.0f};      // linear RGB in [0, 1]
+    float metallic = 1.0f;       // [0, 1]
+    float roughness = 1.0f;      // perceptual roughness in [0, 1]; alpha = roughness^2
+    float ior = 1.5f;            // KHR_materials_ior: >= 1, or 0 (F = specular everywhere)
+    float transmission = 0.0f;   // KHR_materials_transmission factor in [0, 1]
+    float specular = 1.0f;       // KHR_materials_specular factor in [0, 1]
+    Vec3f specular_color{1.0f};  // KHR_materials_specular colour, linear RGB
+    bool thin_walled = true;     // no KHR_materials_volume (or thickness 0): no refraction
+};
+
+class GltfBsdf {
+public:
+    // ray_dir_world: unit direction the arriving ray travelled along (toward the hit).
+    // shading_normal: unit shading normal (interpolated, normal-mapped), either orientation.
+    // geometric_normal: unit geometric normal of the primitive (not flipped).
+    // camera_path: as in Bsdf::make (scales refracted radiance on camera paths).
+    // double_sided: glTF's material.doubleSided.
+    WF_HD static GltfBsdf make(const GltfBsdfParams& p, Vec3f ray_dir_world, Vec3f shading_normal,
+                               Vec3f geometric_normal, bool camera_path, bool double_sided,
+                               GltfBaseFresnel base_fresnel = GltfBaseFresnel::HalfVector) {
+        GltfBsdf b;
+        float cos_geo = -dot(ray_dir_world, geometric_normal);  // > 0: arrives on the normal's side
+        if (!(fabsf(cos_geo) >= kEpsCosine)) return b;
+        const bool front = cos_geo > 0.0f;
+        b.metallic_ = clampf(p.metallic, 0.0f, 1.0f);
+        b.transmission_ = clampf(p.transmission, 0.0f, 1.0f);
+        const bool transmissive = b.transmission_ > 0.0f && b.metallic_ < 1.0f;
+        if (!front && !double_sided && !transmissive) return b;
+
+        const Vec3f wo_world = -ray_dir_world;
+        b.geometric_normal_ = front ? geometric_normal : -geometric_normal;
+        Vec3f n = dot(shading_normal, geometric_normal) < 0.0f ? -shading_normal : shading_normal;
+        if (!front) n = -n;
+        if (!(dot(wo_world, n) >= kEpsCosine)) n = b.geometric_normal_;
+        b.frame_ = Frame::from_z(n);
+        b.local_fix_ = b.frame_.to_local(wo_world);
+        b.local_fix_.z = fmaxf(b.local_fix_.z, kEpsCosine);
+
+        b.base_ = clamp01(p.base_color);
+        b.specular_ = clampf(p.specular, 0.0f, 1.0f);
+        float r = (p.ior - 1.0f) / (p.ior + 1.0f);
+        b.f0_ = clamp01(max(p.specular_color, Vec3f(0.0f)) * (r * r));
+        b.thin_ = p.thin_walled;
+        b.ior_ = p.ior >= 1.0f ? p.ior : 1.0f;  // ior 0 (Fresnel 1) refracts as ior 1
+        b.front_ = front;
+        b.inside_ = !b.thin_ && !front;
+        b.eta_ = b.thin_ ? 1.0f : (front ? b.ior_ : 1.0f / b.ior_);
+        float alpha = GgxDistribution::roughness_to_alpha(clampf(p.roughness, 0.0f, 1.0f));
+        b.dist_ = GgxDistribution(alpha, alpha);
+        b.trans_smooth_ = b.dist_.effectively_smooth() || (!b.thin_ && b.ior_ == 1.0f);
+        b.camera_path_ = camera_path;
+        b.base_fresnel_ = base_fresnel;
+
+        LobeProbs probs = b.lobe_probs(b.local_fix_.z, b.inside_);
+        b.p_spec_ = probs.spec;
+        b.p_diff_ = probs.diffuse;
+        b.p_trans_ = probs.trans;
+        b.valid_ = probs.spec + probs.diffuse + probs.trans > 0.0f;
+        b.delta_ = b.dist_.effectively_smooth() && b.p_diff_ == 0.0f;
+
+        // Expected weight at the fixed direction (smooth-surface Fresnel): reflection plus
+        // what the base layer passes on (diffuse and transmission share 1 - max F).
+        Vec3f fd = b.dielectric_fresnel(b.local_fix_.z, b.inside_);
+        Vec3f albedo = fresnel_schlick_rgb(b.base_, b.local_fix_.z) * b.metallic_ +
+                       (fd + b.base_ * (1.0f - max_component(fd))) * (1.0f - b.metallic_);
+        b.continuation_prob_ = clampf(max_component(albedo), 0.0f, 1.0f);
+        return b;
+    }
+
+    WF_HD bool is_valid() const { return valid_; }
+    // Only delta lobes (every lobe smooth, no Lambert): evaluate() is always 0.
+    WF_HD bool is_delta() const { return delta_; }
+    // Russian roulette survival probability: the largest component of the expected weight
+    // at the fixed direction, clamped to [0, 1].
+    WF_HD float continuation_prob() const { return continuation_prob_; }
+    // |cos| between the arriving direction and the frame normal.
+    WF_HD float cos_theta_fix() const { return fabsf(local_fix_.z); }
+    // Unit direction back toward where the ray came from (= -ray_dir_world).
+    WF_HD Vec3f world_dir_fix() const { return frame_.to_world(local_fix_); }
+    // Frame normal: the shading normal on the arriving side (or the geometric one, see top).
+    WF_HD Vec3f normal() const { return frame_.z; }
+    WF_HD const Frame& frame() const { return frame_; }
+    // The ray arrived from the side the geometric normal points to (outside of a volume).
+    WF_HD bool front_side() const { return front_; }
+
+    // Picks a lobe with u2, samples a direction with (u0, u1).
+    WF_HD BsdfSample sample(float u0, float u1, float u2) const {
+        BsdfSample s;
+        if (!valid_) return s;
+        const Vec3f wo = local_fix_;
+        Vec3f wi;
+        Vec3f factor{0.0f};
+        float pdf = 0.0f;
+        bool reflect = true;
+        if (u2 < p_spec_) {
+            if (dist_.effectively_smooth()) {
+                wi = reflect_local(wo);
+                factor = specular_fresnel(wo.z) / wo.z;
+                pdf = p_spec_;
+                s.specular = true;
+            } else {
+                wi = reflect_about(wo, dist_.sample_visible_normal(wo, u0, u1));
+            }
+        } else if (u2 < p_spec_ + p_diff_) {
+            wi = sample_cos_hemisphere(u0, u1);
+        } else {
+            if (p_trans_ == 0.0f) return s;
+            reflect = false;
+            if (trans_smooth_) {
+                if (thin_) {
+                    wi = -wo;
+                } else if (!refract_local(wo, 1.0f / eta_, &wi)) {  // eta_incident / eta_transmitted
+                    return s;
+                }
+                float w = (1.0f - metallic_) * transmission_ *
+                          (1.0f - max_component(dielectric_fresnel(wo.z, inside_)));
+                if (!thin_ && camera_path_) w /= eta_ * eta_;
+                factor = base_ * (w / fabsf(wi.z));
+                pdf = p_trans_;
+                s.specular = true;
+            } else {
+                Vec3f wm = dist_.sample_visible_normal(wo, u0, u1);
+                if (thin_) {
+                    Vec3f r = reflect_about(wo, wm);
+                    wi = Vec3f(r.x, r.y, -r.z);
+                } else {
+                    float etap;
+                    if (!refract_about(wo, wm, eta_, &wi, &etap)) return s;  // total internal reflection
+                }
+            }
+        }
+        float cos_out = fabsf(wi.z);
+        if (!(cos_out >= kEpsCosine) || (wi.z > 0.0f) != reflect) return s;
+        Vec3f wi_world = frame_.to_world(wi);
+        if (!geometric_side_ok(wi, wi_world)) return s;
+        if (!s.specular) {
+            LocalEval e = eval_local(wi, false);
+            factor = e.f;
+            pdf = e.pdf_fwd;
+            if (!(pdf > 0.0f)) return BsdfSample{};
+        }
+        if (is_black(factor)) return BsdfSample{};
+        s.factor = factor;
+        s.wi_world = wi_world;
+        s.pdf_w = pdf;
+        s.cos_out = cos_out;
+        return s;
+    }
+
+    // Non-delta lobes for a given generated direction (e.g. toward a light or a light vertex).
+    WF_HD BsdfEval evaluate(Vec3f wi_world) const {
+        BsdfEval e;
+        if (!valid_ || delta_) return e;
+        Vec3f wi = frame_.to_local(wi_world);
+        if (!(fabsf(wi.z) >= kEpsCosine) || !geometric_side_ok(wi, wi_world)) return e;
+        LocalEval l = eval_local(wi, true);
+        e.factor = l.f;
+        e.cos_out = fabsf(wi.z);
+        e.pdf_fwd_w = l.pdf_fwd;
+        e.pdf_rev_w = l.pdf_rev;
+        return e;
+    }
+
+private:
+    struct LobeProbs {
+        float spec = 0.0f, diffuse = 0.0f, trans = 0.0f;
+    };
+    struct LocalEval {
+        Vec3f f{0.0f};
+        float pdf_fwd = 0.0f, pdf_rev = 0.0f;
+    };
+
+    WF_HD static Vec3f clamp01(Vec3f v) {
+        return {clampf(v.x, 0.0f, 1.0f), clampf(v.y, 0.0f, 1.0f), clampf(v.z, 0.0f, 1.0f)};
+    }
+
+    // Reflection (wi.z > 0) must leave on the arriving side of the geometric surface,
+    // transmission (wi.z < 0) on the other.
+    WF_HD bool geometric_side_ok(Vec3f wi_local, Vec3f wi_world) const {
+        float g = dot(wi_world, geometric_normal_);
+        return wi_local.z > 0.0f ? g > 0.0f : g < 0.0f;
+    }
+
+    // Dielectric Fresnel F (KHR_materials_specular) for |cos| c on the given side: from
+    // inside a volume the cosine of the refracted direction outside is used, F = specular
+    // (fr = 1) beyond the critical angle.
+    WF_HD Vec3f dielectric_fresnel(float c, bool inside) const {
+        c = fabsf(c);
+        if (inside) {
+            float sin2_t = ior_ * ior_ * fmaxf(0.0f, 1.0f - c * c);
+            if (sin2_t >= 1.0f) return Vec3f(specular_);
+            c = sqrtf(1.0f - sin2_t);
+        }
+        return fresnel_schlick_rgb(f0_, c) * specular_;
+    }
+
+    // Metal and dielectric Fresnel of the reflection lobe.
+    WF_HD Vec3f specular_fresnel(float c) const {
+        return fresnel_schlick_rgb(base_, c) * metallic_ + dielectric_fresnel(c, inside_) * (1.0f - metallic_);
+    }
+
+    // Lobe-selection probabilities for a walk leaving a direction with |cos| c on a side.
+    WF_HD LobeProbs lobe_probs(float c, bool inside) const {
+        Vec3f fd = dielectric_fresnel(c, inside);
+        const float dielectric = 1.0f - metallic_;
+        const float lum_base = luminance(base_);
+        const float diffuse_max = dielectric * (1.0f - transmission_) * lum_base;
+        const float trans_max = dielectric * transmission_ * lum_base;
+        const float base_share = 1.0f - max_component(fd);
+        float w_spec = metallic_ * luminance(fresnel_schlick_rgb(base_, c)) + dielectric * luminance(fd);
+        w_spec = fmaxf(w_spec, kGltfMinLobeShare * (metallic_ + dielectric * specular_));
+        float w_diff = fmaxf(diffuse_max * base_share, kGltfMinLobeShare * diffuse_max);
+        float w_trans = fmaxf(trans_max * base_share, kGltfMinLobeShare * trans_max);
+        float total = w_spec + w_diff + w_trans;
+        LobeProbs p;
+        if (!(total > 0.0f)) return p;
+        float inv = 1.0f / total;
+        p.spec = w_spec * inv;
+        p.diffuse = w_diff * inv;
+        p.trans = w_trans * inv;
+        return p;
+    }
+
+    // Non-delta mixture at local wi (|wi.z| >= kEpsCosine): value, forward pdf and, with
+    // `reverse`, the pdf of the walk from wi back to dir_fix.
+    WF_HD LocalEval eval_local(Vec3f wi, bool reverse) const {
+        LocalEval e;
+        const Vec3f wo = local_fix_;
+        const bool rough = !dist_.effectively_smooth();
+        if (wi.z > 0.0f) {
+            Vec3f wm;
+            if (!reflection_half_vector(wo, wi, &wm)) return e;
+            float c = dot(wo, wm);
+            Vec3f fd = dielectric_fresnel(c, inside_);
+            LobeProbs rev;
+            if (reverse) rev = lobe_probs(wi.z, inside_);
+            if (rough) {
+                Vec3f fs = fresnel_schlick_rgb(base_, c) * metallic_ + fd * (1.0f - metallic_);
+                e.f += fs * (dist_.d(wm) * dist_.g2(wo, wi) / (4.0f * wo.z * wi.z));
+                e.pdf_fwd += p_spec_ * dist_.visible_normal_pdf(wo, wm) * reflection_jacobian(wo, wm);
+                if (reverse) e.pdf_rev += rev.spec * dist_.visible_normal_pdf(wi, wm) * reflection_jacobian(wi, wm);
+            }
+            float kd = (1.0f - metallic_) * (1.0f - transmission_);
+            if (base_fresnel_ == GltfBaseFresnel::HalfVector) {
+                kd *= 1.0f - max_component(fd);
+            } else {
+                kd *= (1.0f - max_component(dielectric_fresnel(wo.z, inside_))) *
+                      (1.0f - max_component(dielectric_fresnel(wi.z, inside_)));
+            }
+            if (kd > 0.0f) {
+                e.f += base_ * (kd * kInvPi);
+                e.pdf_fwd += p_diff_ * wi.z * kInvPi;
+                if (reverse) e.pdf_rev += rev.diffuse * wo.z * kInvPi;
+            }
+            return e;
+        }
+        if (trans_smooth_ || transmission_ == 0.0f || metallic_ == 1.0f) return e;
+        Vec3f wm;
+        float c, value, pdf_fwd, pdf_rev = 0.0f;
+        if (thin_) {
+            // The BRDF mirrored through the surface: wi' = wi reflected to wo's side.
+            Vec3f wi_m(wi.x, wi.y, -wi.z);
+            if (!reflection_half_vector(wo, wi_m, &wm)) return e;
+            c = dot(wo, wm);
+            // KHR_materials_transmission's separable masking G1(V) G1(L) (not the height-correlated G2).
+            value = dist_.d(wm) * dist_.g1(wo) * dist_.g1(wi_m) / (4.0f * wo.z * wi_m.z);
+            pdf_fwd = dist_.visible_normal_pdf(wo, wm) * reflection_jacobian(wo, wm);
+            if (reverse) pdf_rev = dist_.visible_normal_pdf(wi_m, wm) * reflection_jacobian(wi_m, wm);
+        } else {
+            const float etap = eta_;  // eta on wi's side / eta on wo's side
+            if (!refraction_half_vector(wo, wi, etap, &wm)) return e;
+            c = dot(wo, wm);
+            if (!(c > 0.0f) || !(dot(wi, wm) < 0.0f)) return e;  // back-facing microfacet
+            float denom = dot(wi, wm) + c / etap;
+            value = dist_.d(wm) * dist_.g2(wo, wi) * fabsf(dot(wi, wm)) * c / (wo.z * fabsf(wi.z) * denom * denom);
+            if (camera_path_) value /= etap * etap;
+            pdf_fwd = dist_.visible_normal_pdf(wo, wm) * refraction_jacobian(wo, wi, wm, etap);
+            if (reverse) pdf_rev = dist_.visible_normal_pdf(wi, wm) * refraction_jacobian(wi, wo, wm, 1.0f / etap);
+        }
+        float kt = (1.0f - metallic_) * transmission_ * (1.0f - max_component(dielectric_fresnel(c, inside_)));
+        e.f = base_ * (kt * value);
+        e.pdf_fwd = p_trans_ * pdf_fwd;
+        // The reverse walk leaves from wi's side: for a volume, the other one.
+        if (reverse) e.pdf_rev = lobe_probs(fabsf(wi.z), thin_ ? false : !inside_).trans * pdf_rev;
+        return e;
+    }
+
+    Frame frame_{};
+    Vec3f local_fix_{0.0f, 0.0f, 1.0f};  // toward where the ray came from, in frame_ (z > 0)
+    Vec3f geometric_normal_{0.0f, 0.0f, 1.0f};  // world, flipped to the arriving side
+    Vec3f base_{0.0f};
+    Vec3f f0_{0.0f};  // dielectric f0, tinted by specular_color, before the specular factor
+    GgxDistribution dist_{};
+    float metallic_ = 0.0f, transmission_ = 0.0f, specular_ = 0.0f;
+    float ior_ = 1.0f;  // eta_inside / eta_outside of a volume (>= 1)
+    float eta_ = 1.0f;  // eta beyond the surface / eta on the arriving side (volume)
+    float p_spec_ = 0.0f, p_diff_ = 0.0f, p_trans_ = 0.0f;
+    float continuation_prob_ = 0.0f;
+    bool valid_ = false;
+    bool delta_ = true;
+    bool thin_ = true;
+    bool front_ = true;          // arrived on the side the geometric normal points to
+    bool inside_ = false;        // arrived from inside a volume (never for thin walls)
+    bool trans_smooth_ = true;   // transmission is a delta lobe
+    bool camera_path_ = true;
+    GltfBaseFresnel base_fresnel_ = GltfBaseFresnel::HalfVector;
+};
+
+}  // namespace wf

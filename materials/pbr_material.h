@@ -1,0 +1,79 @@
+// A glTF metallic-roughness material (Material::pbr) at one shading point: its factors
+// times its textures and the vertex colour, and the normal map applied, giving the
+// parameters materials/gltf_bsdf.h takes. What each texture channel means is glTF 2.0's
+// (section 3.9): base colour RGBA (sRGB), metallic in B and roughness in G of
+// metallicRoughnessTexture, tangent-space normal in RGB (x right along the tangent, y
+// along the bitangent, z out), KHR_materials_transmission's factor in R,
+// KHR_materials_specular's factor in A and colour in RGB (sRGB).
+#pragma once
+
+#include "accel/shading_attributes.h"
+#include "engine/hd.h"
+#include "engine/math.h"
+#include "engine/scene_types.h"
+#include "materials/gltf_bsdf.h"
+#include "materials/texture.h"
+
+namespace wf {
+
+struct PbrShadingPoint {
+    GltfBsdfParams params;
+    Vec3f ns;     // shading normal after the normal map (unit)
+    float alpha;  // coverage: base colour alpha (MASK: 0 or 1 after the cutoff; OPAQUE: 1)
+};
+
+// Tangent-space normal n (z out of the surface) to world space about the shading frame.
+WF_HD_INLINE Vec3f apply_normal_map(const ShadingAttributes& a, Vec3f n) {
+    const Vec3f bitangent = a.bitangent_sign * cross(a.ns, a.tangent);
+    Vec3f w = n.x * a.tangent + n.y * bitangent + n.z * a.ns;
+    const float len2 = length_squared(w);
+    return len2 > 1e-20f ? w * (1.0f / sqrtf(len2)) : a.ns;
+}
+
+WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureView& tex, const ShadingAttributes& a) {
+    const PbrParams& p = m.pbr;
+    PbrShadingPoint out;
+    GltfBsdfParams& g = out.params;
+    g.base_color = p.base_color * Vec3f(a.color.x, a.color.y, a.color.z);
+    float alpha = p.alpha * a.color.w;
+    if (p.base_color_texture >= 0) {
+        const Vec4f t = sample_texture(tex, p.base_color_texture, a.uv);
+        g.base_color *= Vec3f(t.x, t.y, t.z);
+        alpha *= t.w;
+    }
+    g.metallic = p.metallic;
+    g.roughness = p.roughness;
+    if (p.metallic_roughness_texture >= 0) {
+        const Vec4f t = sample_texture(tex, p.metallic_roughness_texture, a.uv);
+        g.roughness *= t.y;
+        g.metallic *= t.z;
+    }
+    g.metallic = clampf(g.metallic, 0.0f, 1.0f);
+    g.roughness = clampf(g.roughness, 0.0f, 1.0f);
+    g.ior = m.ior;
+    g.transmission = p.transmission;
+    if (p.transmission_texture >= 0) g.transmission *= sample_texture(tex, p.transmission_texture, a.uv).x;
+    g.specular = p.specular;
+    if (p.specular_texture >= 0) g.specular *= sample_texture(tex, p.specular_texture, a.uv).w;
+    g.specular_color = p.specular_color;
+    if (p.specular_color_texture >= 0) {
+        const Vec4f t = sample_texture(tex, p.specular_color_texture, a.uv);
+        g.specular_color *= Vec3f(t.x, t.y, t.z);
+    }
+    g.thin_walled = p.thin_walled != 0;
+
+    out.ns = a.ns;
+    if (p.normal_texture >= 0) {
+        const Vec4f t = sample_texture(tex, p.normal_texture, a.uv);
+        const Vec3f n{(2.0f * t.x - 1.0f) * p.normal_scale, (2.0f * t.y - 1.0f) * p.normal_scale, 2.0f * t.z - 1.0f};
+        out.ns = apply_normal_map(a, n);
+    }
+    switch (p.alpha_mode) {
+        case AlphaMode::Opaque: out.alpha = 1.0f; break;
+        case AlphaMode::Mask: out.alpha = alpha >= p.alpha_cutoff ? 1.0f : 0.0f; break;
+        case AlphaMode::Blend: out.alpha = clampf(alpha, 0.0f, 1.0f); break;
+    }
+    return out;
+}
+
+}  // namespace wf
