@@ -33,16 +33,40 @@ fi
 [ -x "$build/bin/bench_bvh" ] && "$build/bin/bench_bvh" --json "$res/bench_bvh.json" 2>&1 | tee "$res/bench_bvh.log" | head -5
 [ -x "$build/bin/bench_hash_grid" ] && "$build/bin/bench_hash_grid" --backend cuda --json "$res/bench_hash_grid.json" 2>&1 |
   tee "$res/bench_hash_grid.log" | tail -8
-"$build/bin/bench_bidirectional" --backend cuda --iterations 64 --json "$res/bench_bidirectional.json" > "$res/bench_bidirectional.log" 2>&1
-sed -n '/== summary/,$p' "$res/bench_bidirectional.log"
-echo "== traversal per ray kind (pt rays, 1024x1024, 4 spp, max path length 1..8)"
-mesh_args=(); [ -f "$build/assets/MetalRoughSpheresNoTextures.glb" ] && mesh_args=(--mesh "$build/assets/MetalRoughSpheresNoTextures.glb")
-"$build/bin/bench_traversal" --backend cuda "${mesh_args[@]}" --tris 1e6,1e7 --json "$res/bench_traversal.json" \
-  > "$res/bench_traversal.log" 2>&1; echo "bench_traversal exit $?"
-sed -n '/== summary/,$p' "$res/bench_traversal.log"
-echo "== sphere field (1024x1024, 16 spp, max path length 8)"
-"$build/bin/bench_sphere_field" --backend cuda --counts 1k,8k,64k,512k,4M --json "$res/bench_sphere_field.json" 2>&1 |
-  tee "$res/bench_sphere_field.log"
+if [ -x "$build/bin/bench_bidirectional" ]; then
+  "$build/bin/bench_bidirectional" --backend cuda --iterations 64 --json "$res/bench_bidirectional.json" > "$res/bench_bidirectional.log" 2>&1
+  sed -n '/== summary/,$p' "$res/bench_bidirectional.log"
+fi
+if [ -x "$build/bin/bench_traversal" ]; then
+  echo "== traversal per ray kind (pt rays, 1024x1024, 4 spp, max path length 1..8)"
+  mesh_args=(); [ -f "$build/assets/MetalRoughSpheresNoTextures.glb" ] && mesh_args=(--mesh "$build/assets/MetalRoughSpheresNoTextures.glb")
+  "$build/bin/bench_traversal" --backend cuda "${mesh_args[@]}" --tris 1e6,1e7 --json "$res/bench_traversal.json" \
+    > "$res/bench_traversal.log" 2>&1; echo "bench_traversal exit $?"
+  sed -n '/== summary/,$p' "$res/bench_traversal.log"
+fi
+if [ -x "$build/bin/bench_sphere_field" ]; then
+  echo "== sphere field (1024x1024, 16 spp, max path length 8)"
+  "$build/bin/bench_sphere_field" --backend cuda --counts 1k,8k,64k,512k,4M --json "$res/bench_sphere_field.json" 2>&1 |
+    tee "$res/bench_sphere_field.log"
+fi
+echo "== glTF models (pt, 1024x1024, 64 spp, GPU): the bundled test models and, when carried, MetalRoughSpheres"
+gltf_models=(tests/data/gltf/*/*.glb tests/data/gltf/TextureTransformTest/TextureTransformTest.gltf)
+[ -f "$build/assets/MetalRoughSpheresNoTextures.glb" ] && gltf_models+=("$build/assets/MetalRoughSpheresNoTextures.glb")
+for m in "${gltf_models[@]}"; do
+  name=$(basename "${m%.*}")
+  "$build/bin/wavefront" render "$m" --backend cuda --width 1024 --height 1024 --spp 64 -o "$res/gltf_$name.png" \
+    --stats "$res/gltf_${name}_stats.json" 2>&1 | tail -1
+done
+if [ -f "$build/assets/studio.exr" ]; then
+  echo "== environment map (studio.exr, DWAB) lighting MetalRoughSpheres and the Cornell box"
+  [ -f "$build/assets/MetalRoughSpheresNoTextures.glb" ] &&
+    "$build/bin/wavefront" render "$build/assets/MetalRoughSpheresNoTextures.glb" --backend cuda --env "$build/assets/studio.exr" \
+      --width 1024 --height 1024 --spp 64 -o "$res/metalrough_studio.png" --stats "$res/metalrough_studio_stats.json" 2>&1 | tail -1
+  for alg in pt vcm; do
+    "$build/bin/wavefront" render scenes/smallvcm/s1-area.json --integrator $alg --env "$build/assets/studio.exr" --backend cuda \
+      --width 512 --height 512 --spp 64 -o "$res/s1_studio_$alg.png" 2>&1 | tail -1
+  done
+fi
 echo "== rtiow final scene (1200x800, 10 spp): ours, then the book's CUDA port when carried"
 "$build/bin/bench_rtiow" --backend cuda --repeats 10 --image "$res/rtiow_final.exr" --json "$res/bench_rtiow.json" \
   2>&1 | tee "$res/bench_rtiow.log" | head -4

@@ -25,8 +25,9 @@ struct PtShadeContext {
 };
 
 // Next-event estimation: one picked light, one sample on it; pushes the shadow ray.
+template <class BsdfT>
 WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slot, const PathRng& rng,
-                                         const SurfaceBsdf& bsdf, const SurfacePoint& sp,
+                                         const BsdfT& bsdf, const SurfacePoint& sp,
                                          const WorkQueue<ShadowRayView>& shadow) {
     const CameraPathView& p = ctx.paths;
     const float pick = ctx.scene.light_pick_prob();
@@ -44,7 +45,8 @@ WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slo
     push_shadow_ray(shadow, shadow_ray, t_max, contribution, p.pixel[slot]);
 }
 
-template <class Backend>
+// BsdfT: Bsdf (SmallVCM and rtiow materials only) or SurfaceBsdf (any material type).
+template <class BsdfT, class Backend>
 void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<CameraPathView> surface,
                       WorkQueue<ShadowRayView> shadow) {
     for_all_queued(backend, "shade_surface", surface, WF_LAMBDA(uint32_t slot) {
@@ -52,9 +54,9 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         p.alive[slot] = 0;
 
         const uint32_t path_length = p.path_length[slot];
-        const auto v = subpath_vertex<SurfaceBsdf>(ctx.scene, p, slot, true);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
         const SurfacePoint& sp = v.sp;
-        const SurfaceBsdf& bsdf = v.bsdf;
+        const BsdfT& bsdf = v.bsdf;
         PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], path_length, kRngStreamCamera};
         if (v.opacity < 1.0f && rng.at(rng_dim::kOpacity) >= v.opacity) {
             // Stochastic transparency (glTF alpha): the path goes on through the surface
