@@ -206,6 +206,8 @@ private:
             warn(at + ": emissiveTexture is not supported yet: the surface emits emissiveFactor uniformly");
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_emissive_strength"))
             emission *= float(number(*e, "emissiveStrength", 1.0, 0.0, 1e12, at + ": KHR_materials_emissive_strength"));
+        if (!is_finite(emission))
+            fail(at + ": emissiveFactor x emissiveStrength overflows a float (the emitted radiance must be finite)");
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_ior")) {
             const std::string eat = at + ": KHR_materials_ior";
             const double ior = number(*e, "ior", 1.5, 0.0, 10.0, eat);

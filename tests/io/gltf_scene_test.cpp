@@ -1,0 +1,631 @@
+// glTF materials, textures, vertex attributes, cameras and lights as read by
+// io/mesh_gltf.cpp and io/gltf_materials.cpp (read_gltf_scene) and adopted by the scene
+// loader (load_scene of a .gltf), from small files each test writes itself; and every
+// bad input a SceneError naming the file and the place.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "io/gltf_scene.h"
+#include "io/scene_loader.h"
+#include "tests/io/gltf_test_files.h"
+#include "tests/io/mesh_test_util.h"
+#include "tests/io/scene_test_util.h"
+
+namespace wf {
+namespace {
+
+using nlohmann::json;
+using test::GltfDoc;
+
+constexpr double kPi = 3.14159265358979323846;
+
+#define EXPECT_CONTAINS(haystack, needle) \
+    EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << "in: " << (haystack) << "\nexpected: " << (needle)
+
+// glTF sampler and filter enums (glTF 2.0, 5.26).
+constexpr int kNearest = 9728, kLinear = 9729, kRepeat = 10497, kClamp = 33071, kMirror = 33648;
+
+// A 2 x 2 RGBA image whose four texels differ in every channel (rows from the top).
+const std::vector<uint8_t> kTexels = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160};
+std::string texels_png() { return test::png_rgba(2, 2, kTexels); }
+
+GltfScene read_full(const GltfDoc& d, const std::string& name) { return read_gltf_scene(d.write(name), true); }
+
+// The SceneError message of reading `d` as NAME; checks that it names the file.
+std::string read_error(const GltfDoc& d, const std::string& name) {
+    const std::string path = d.write(name);
+    const std::string e = test::scene_error_of([&] { read_gltf_scene(path, true); });
+    EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << "the message does not start with the file: " << e;
+    return e;
+}
+
+void expect_vec(Vec3f a, Vec3f b, float tol = 1e-5f) { test::expect_near(a, b, tol); }
+
+// ---- Materials and textures --------------------------------------------------------------
+
+TEST(GltfSceneMaterials, FactorsAndTextureBindingsLandInTheMaterial) {
+    GltfDoc d;
+    const int uv1 = d.floats({0, 0, 1, 0, 1, 1, 0, 1}, "VEC2");
+    d.primitive()["attributes"]["TEXCOORD_1"] = uv1;
+    const int colour_image = d.image(texels_png());
+    const int data_image = d.image(test::png_rgba(1, 1, {1, 2, 3, 4}));
+    d.g["samplers"] = json::array({{{"wrapS", kClamp}, {"wrapT", kMirror}, {"magFilter", kNearest}},
+                                   {{"wrapS", kMirror}, {"wrapT", kRepeat}, {"magFilter", kLinear}}});
+    const int base_tex = d.texture(colour_image, 0);
+    const int mr_tex = d.texture(data_image, 1);
+    const int normal_tex = d.texture(data_image);  // no sampler: repeat, linear
+    d.primitive()["material"] = d.material({{"name", "painted"},
+                                            {"doubleSided", true},
+                                            {"alphaMode", "MASK"},
+                                            {"alphaCutoff", 0.3},
+                                            {"emissiveFactor", {1.0, 0.5, 0.25}},
+                                            {"normalTexture", {{"index", normal_tex}, {"scale", 0.5}}},
+                                            {"pbrMetallicRoughness",
+                                             {{"baseColorFactor", {0.5, 0.25, 0.125, 0.75}},
+                                              {"metallicFactor", 0.3},
+                                              {"roughnessFactor", 0.6},
+                                              {"baseColorTexture", {{"index", base_tex}, {"texCoord", 1}}},
+                                              {"metallicRoughnessTexture", {{"index", mr_tex}}}}},
+                                            {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 4}}}}}});
+    d.g["extensionsUsed"] = {"KHR_materials_emissive_strength"};
+    GltfScene s = read_full(d, "factors.gltf");
+    ASSERT_EQ(s.materials.size(), 1u);
+    const Material& m = s.materials[0];
+    EXPECT_EQ(m.type, MaterialType::GltfPbr);
+    EXPECT_EQ(s.material_names[0], "painted");
+    EXPECT_EQ(m.two_sided, 1u);
+    EXPECT_FLOAT_EQ(m.ior, 1.5f);  // glTF's default
+    const PbrParams& p = m.pbr;
+    expect_vec(p.base_color, Vec3f(0.5f, 0.25f, 0.125f));
+    EXPECT_FLOAT_EQ(p.alpha, 0.75f);
+    EXPECT_FLOAT_EQ(p.metallic, 0.3f);
+    EXPECT_FLOAT_EQ(p.roughness, 0.6f);
+    EXPECT_EQ(p.alpha_mode, AlphaMode::Mask);
+    EXPECT_FLOAT_EQ(p.alpha_cutoff, 0.3f);
+    EXPECT_FLOAT_EQ(p.normal_scale, 0.5f);
+    ASSERT_EQ(s.material_emission.size(), 1u);
+    expect_vec(s.material_emission[0], Vec3f(4.0f, 2.0f, 1.0f));  // emissiveFactor x emissiveStrength
+
+    ASSERT_EQ(s.texture_images.size(), 2u) << "two images, the second shared by two textures, decoded once";
+    ASSERT_EQ(s.texture_bindings.size(), 3u);
+    ASSERT_GE(p.base_color_texture, 0);
+    ASSERT_GE(p.metallic_roughness_texture, 0);
+    ASSERT_GE(p.normal_texture, 0);
+    const TextureBinding& base = s.texture_bindings[size_t(p.base_color_texture)];
+    const TextureBinding& mr = s.texture_bindings[size_t(p.metallic_roughness_texture)];
+    const TextureBinding& normal = s.texture_bindings[size_t(p.normal_texture)];
+    EXPECT_EQ(base.srgb, 1u) << "base colour is sRGB-encoded colour (glTF 2.0, 3.9.2)";
+    EXPECT_EQ(mr.srgb, 0u) << "metallic-roughness is linear data";
+    EXPECT_EQ(normal.srgb, 0u) << "a normal map is linear data";
+    EXPECT_EQ(base.uv_set, 1u);
+    EXPECT_EQ(mr.uv_set, 0u);
+    EXPECT_EQ(base.wrap_s, TextureWrap::ClampToEdge);
+    EXPECT_EQ(base.wrap_t, TextureWrap::MirroredRepeat);
+    EXPECT_EQ(base.nearest, 1u);
+    EXPECT_EQ(mr.wrap_s, TextureWrap::MirroredRepeat);
+    EXPECT_EQ(mr.wrap_t, TextureWrap::Repeat);
+    EXPECT_EQ(mr.nearest, 0u);
+    EXPECT_EQ(normal.wrap_s, TextureWrap::Repeat);
+    EXPECT_EQ(normal.wrap_t, TextureWrap::Repeat);
+    EXPECT_EQ(normal.nearest, 0u);
+    EXPECT_EQ(mr.image, normal.image);
+    EXPECT_NE(base.image, mr.image);
+    for (const TextureBinding* b : {&base, &mr, &normal}) {
+        const float identity[6] = {1, 0, 0, 0, 1, 0};
+        for (int i = 0; i < 6; ++i) EXPECT_EQ(b->transform[i], identity[i]) << i;
+    }
+    // The decoded texels: exactly the PNG's codes, rows from the top.
+    const HostTextureImage& img = s.texture_images[base.image];
+    ASSERT_EQ(img.width, 2u);
+    ASSERT_EQ(img.height, 2u);
+    EXPECT_EQ(img.rgba, kTexels);
+    EXPECT_EQ(s.texture_images[mr.image].rgba, (std::vector<uint8_t>{1, 2, 3, 4}));
+}
+
+TEST(GltfSceneMaterials, DefaultsWithoutAnyFactor) {
+    GltfDoc d;
+    d.primitive()["material"] = d.material(json::object());
+    GltfScene s = read_full(d, "defaults.gltf");
+    ASSERT_EQ(s.materials.size(), 1u);
+    const PbrParams& p = s.materials[0].pbr;
+    expect_vec(p.base_color, Vec3f(1.0f));
+    EXPECT_EQ(p.alpha, 1.0f);
+    EXPECT_EQ(p.metallic, 1.0f);
+    EXPECT_EQ(p.roughness, 1.0f);
+    EXPECT_EQ(p.alpha_mode, AlphaMode::Opaque);
+    EXPECT_EQ(p.alpha_cutoff, 0.5f);
+    EXPECT_EQ(s.materials[0].two_sided, 0u);
+    EXPECT_EQ(p.base_color_texture, -1);
+    EXPECT_EQ(p.transmission, 0.0f);
+    EXPECT_EQ(p.specular, 1.0f);
+    EXPECT_EQ(p.thin_walled, 1u);
+    expect_vec(s.material_emission[0], Vec3f(0.0f));
+}
+
+// KHR_texture_transform: uv' = T(offset) R(rotation) S(scale) uv, the rotation in the
+// direction the KHR_texture_transform sample model's green marker shows (glTF issue
+// #1563: "counter-clockwise" as drawn in UV space, v down): u' = c sx u + s sy v + ox,
+// v' = -s sx u + c sy v + oy. The non-uniform scale tells T R S from T S R.
+TEST(GltfSceneMaterials, TextureTransformOffsetRotationScaleAndTexCoord) {
+    GltfDoc d;
+    d.primitive()["attributes"]["TEXCOORD_1"] = d.floats({0, 0, 1, 0, 1, 1, 0, 1}, "VEC2");
+    const int tex = d.texture(d.image(texels_png()));
+    const double rot = 0.5, sx = 2.0, sy = 3.0, ox = 0.25, oy = -0.5;
+    d.primitive()["material"] = d.material(
+        {{"pbrMetallicRoughness",
+          {{"baseColorTexture",
+            {{"index", tex},
+             {"texCoord", 0},
+             {"extensions",
+              {{"KHR_texture_transform", {{"offset", {ox, oy}}, {"rotation", rot}, {"scale", {sx, sy}}, {"texCoord", 1}}}}}}}}}});
+    d.g["extensionsUsed"] = {"KHR_texture_transform"};
+    GltfScene s = read_full(d, "transform.gltf");
+    ASSERT_EQ(s.texture_bindings.size(), 1u);
+    const TextureBinding& b = s.texture_bindings[0];
+    EXPECT_EQ(b.uv_set, 1u) << "the extension's texCoord overrides the textureInfo's";
+    const double c = std::cos(rot), sn = std::sin(rot);
+    const double expected[6] = {c * sx, sn * sy, ox, -sn * sx, c * sy, oy};
+    for (int i = 0; i < 6; ++i) EXPECT_NEAR(b.transform[i], expected[i], 1e-6) << "transform[" << i << "]";
+    EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
+}
+
+TEST(GltfSceneMaterials, IorTransmissionSpecularVolumeExtensions) {
+    GltfDoc d;
+    const int tex = d.texture(d.image(texels_png()));
+    d.primitive()["material"] = d.material(
+        {{"pbrMetallicRoughness", {{"metallicFactor", 0.0}}},
+         {"extensions",
+          {{"KHR_materials_ior", {{"ior", 1.33}}},
+           {"KHR_materials_transmission", {{"transmissionFactor", 0.8}, {"transmissionTexture", {{"index", tex}}}}},
+           {"KHR_materials_specular",
+            {{"specularFactor", 0.4},
+             {"specularColorFactor", {0.9, 0.8, 0.7}},
+             {"specularTexture", {{"index", tex}}},
+             {"specularColorTexture", {{"index", tex}, {"texCoord", 0}}}}},
+           {"KHR_materials_volume",
+            {{"thicknessFactor", 0.1}, {"attenuationColor", {0.5, 0.6, 0.7}}, {"attenuationDistance", 2.0}}}}}});
+    d.primitive()["material"] = 0;
+    d.g["extensionsUsed"] = {"KHR_materials_ior", "KHR_materials_transmission", "KHR_materials_specular",
+                             "KHR_materials_volume"};
+    GltfScene s = read_full(d, "extensions.gltf");
+    ASSERT_EQ(s.materials.size(), 1u);
+    const Material& m = s.materials[0];
+    const PbrParams& p = m.pbr;
+    EXPECT_FLOAT_EQ(m.ior, 1.33f);
+    EXPECT_FLOAT_EQ(p.transmission, 0.8f);
+    EXPECT_FLOAT_EQ(p.specular, 0.4f);
+    expect_vec(p.specular_color, Vec3f(0.9f, 0.8f, 0.7f));
+    EXPECT_EQ(p.thin_walled, 0u) << "thicknessFactor > 0: a volume boundary";
+    expect_vec(p.attenuation_color, Vec3f(0.5f, 0.6f, 0.7f));
+    EXPECT_FLOAT_EQ(p.attenuation_distance, 2.0f);
+    ASSERT_GE(p.transmission_texture, 0);
+    ASSERT_GE(p.specular_texture, 0);
+    ASSERT_GE(p.specular_color_texture, 0);
+    EXPECT_EQ(s.texture_bindings[size_t(p.transmission_texture)].srgb, 0u) << "transmission is linear data";
+    EXPECT_EQ(s.texture_bindings[size_t(p.specular_texture)].srgb, 0u) << "specular strength is linear data";
+    EXPECT_EQ(s.texture_bindings[size_t(p.specular_color_texture)].srgb, 1u) << "specular colour is sRGB colour";
+    EXPECT_EQ(s.texture_images.size(), 1u) << "one image for three textures";
+    // A volume with a finite attenuation distance is read but not rendered: said so.
+    bool warned = false;
+    for (const std::string& w : s.warnings) warned |= w.find("KHR_materials_volume") != std::string::npos;
+    EXPECT_TRUE(warned);
+
+    // Thickness 0 (the default): thin-walled.
+    d.g["materials"][0]["extensions"]["KHR_materials_volume"] = json::object();
+    EXPECT_EQ(read_full(d, "thin.gltf").materials[0].pbr.thin_walled, 1u);
+    // ior 0 is the extension's "infinite" index: a Fresnel of 1, stood for by a huge ior.
+    d.g["materials"][0]["extensions"]["KHR_materials_ior"]["ior"] = 0;
+    EXPECT_GT(read_full(d, "ior0.gltf").materials[0].ior, 100.0f);
+}
+
+TEST(GltfSceneMaterials, EmissiveTextureAndOcclusionAreWarnedAbout) {
+    GltfDoc d;
+    const int tex = d.texture(d.image(texels_png()));
+    d.primitive()["material"] = d.material({{"emissiveFactor", {1, 1, 1}},
+                                            {"emissiveTexture", {{"index", tex}}},
+                                            {"occlusionTexture", {{"index", tex}}}});
+    const std::string path = d.write("emissive_texture.gltf");
+    GltfScene s = read_gltf_scene(path, true);
+    ASSERT_FALSE(s.warnings.empty());
+    bool emissive = false;
+    for (const std::string& w : s.warnings) {
+        EXPECT_EQ(w.rfind(path + ": ", 0), 0u) << w;
+        emissive |= w.find("emissiveTexture") != std::string::npos;
+    }
+    EXPECT_TRUE(emissive);
+}
+
+// ---- Vertex attributes --------------------------------------------------------------------
+
+TEST(GltfSceneAttributes, TangentColourAndSecondUvSetAreRead) {
+    GltfDoc d;
+    d.primitive()["attributes"]["TANGENT"] =
+        d.floats({1, 0, 0, 1, 1, 0, 0, 1, 0, 2, 0, -1, 0, 2, 0, -1}, "VEC4");  // unnormalised, w -1 on two
+    d.primitive()["attributes"]["COLOR_0"] =
+        d.unsigned_bytes({255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0, 51, 102, 153, 204}, "VEC4", true);
+    d.primitive()["attributes"]["TEXCOORD_1"] = d.unsigned_shorts({0, 0, 65535, 0, 65535, 65535, 0, 32768}, "VEC2", true);
+    GltfScene s = read_gltf_scene(d.write("attributes.gltf"), true);
+    ASSERT_EQ(s.meshes.size(), 1u);
+    const IndexedMesh& m = s.meshes[0];
+    ASSERT_EQ(m.tangents.size(), 4u);
+    ASSERT_EQ(m.colors.size(), 4u);
+    ASSERT_EQ(m.uvs1.size(), 4u);
+    ASSERT_EQ(m.uvs.size(), 4u);
+    const float t[4][4] = {{1, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, -1}, {0, 1, 0, -1}};
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_NEAR(m.tangents[size_t(i)].x, t[i][0], 1e-6f) << i;
+        EXPECT_NEAR(m.tangents[size_t(i)].y, t[i][1], 1e-6f) << i;
+        EXPECT_NEAR(m.tangents[size_t(i)].z, t[i][2], 1e-6f) << i;
+        EXPECT_EQ(m.tangents[size_t(i)].w, t[i][3]) << i;
+    }
+    // Normalised unsigned bytes: code / 255.
+    EXPECT_FLOAT_EQ(m.colors[1].y, 1.0f);
+    EXPECT_FLOAT_EQ(m.colors[1].w, 128.0f / 255.0f);
+    EXPECT_FLOAT_EQ(m.colors[3].x, 0.2f);
+    EXPECT_FLOAT_EQ(m.colors[3].y, 0.4f);
+    EXPECT_FLOAT_EQ(m.colors[3].z, 0.6f);
+    EXPECT_FLOAT_EQ(m.colors[3].w, 0.8f);
+    // Normalised unsigned shorts: code / 65535.
+    EXPECT_FLOAT_EQ(m.uvs1[2].x, 1.0f);
+    EXPECT_FLOAT_EQ(m.uvs1[2].y, 1.0f);
+    EXPECT_FLOAT_EQ(m.uvs1[3].y, 32768.0f / 65535.0f);
+    EXPECT_FLOAT_EQ(m.uvs[0].y, 1.0f);  // TEXCOORD_0 as written
+}
+
+TEST(GltfSceneAttributes, VertexColourVec3FloatHasAlphaOne) {
+    GltfDoc d;
+    d.primitive()["attributes"]["COLOR_0"] = d.floats({0.1f, 0.2f, 0.3f, 1, 1, 1, 0, 0, 0, 0.5f, 0.5f, 0.5f}, "VEC3");
+    GltfScene s = read_gltf_scene(d.write("rgb.gltf"), true);
+    ASSERT_EQ(s.meshes[0].colors.size(), 4u);
+    EXPECT_FLOAT_EQ(s.meshes[0].colors[0].x, 0.1f);
+    EXPECT_FLOAT_EQ(s.meshes[0].colors[0].z, 0.3f);
+    EXPECT_EQ(s.meshes[0].colors[0].w, 1.0f);
+}
+
+// A node turned a quarter about +z: positions, normals and tangents turn with it (the
+// tangent +x becomes +y); a mirror (scale -1 in x) flips the bitangent sign w.
+TEST(GltfSceneAttributes, TangentsFollowTheNodeTransform) {
+    GltfDoc d;
+    d.primitive()["attributes"]["TANGENT"] = d.floats({1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, "VEC4");
+    d.primitive()["attributes"]["NORMAL"] = d.floats({0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1}, "VEC3");
+    const double h = std::sqrt(0.5);
+    d.g["nodes"][0]["rotation"] = {0, 0, h, h};
+    GltfScene s = read_gltf_scene(d.write("turned.gltf"), true);
+    const IndexedMesh& m = s.meshes[0];
+    expect_vec(m.positions[1], Vec3f(0, 1, 0));
+    expect_vec(Vec3f(m.tangents[0].x, m.tangents[0].y, m.tangents[0].z), Vec3f(0, 1, 0));
+    EXPECT_EQ(m.tangents[0].w, 1.0f);
+    expect_vec(m.normals[0], Vec3f(0, 0, 1));
+
+    d.g["nodes"][0].erase("rotation");
+    d.g["nodes"][0]["scale"] = {-1, 1, 1};
+    GltfScene mirrored = read_gltf_scene(d.write("mirrored.gltf"), true);
+    expect_vec(Vec3f(mirrored.meshes[0].tangents[0].x, mirrored.meshes[0].tangents[0].y, mirrored.meshes[0].tangents[0].z),
+               Vec3f(-1, 0, 0));
+    EXPECT_EQ(mirrored.meshes[0].tangents[0].w, -1.0f);
+}
+
+// ---- Cameras ------------------------------------------------------------------------------
+
+// A camera node (a child: the parent's translation composes) turned +90 degrees about y
+// looks along its node's -z, so along -x, with +y up (glTF 2.0, 3.10.1).
+GltfDoc camera_doc(double aspect) {
+    GltfDoc d;
+    const double h = std::sqrt(0.5);
+    json persp = {{"yfov", 0.5}, {"znear", 0.01}};
+    if (aspect > 0) persp["aspectRatio"] = aspect;
+    d.g["cameras"] = json::array({{{"type", "perspective"}, {"perspective", persp}}});
+    d.g["nodes"].push_back({{"translation", {10, 0, 0}}, {"children", {2}}});
+    d.g["nodes"].push_back({{"camera", 0}, {"translation", {1, 2, 3}}, {"rotation", {0, h, 0, h}}});
+    d.g["scenes"][0]["nodes"] = {0, 1};
+    return d;
+}
+
+TEST(GltfSceneCameras, NodeTransformGivesPositionForwardUpAndFov) {
+    GltfScene s = read_full(camera_doc(2.0), "camera.gltf");
+    ASSERT_EQ(s.cameras.size(), 1u);
+    const CameraDesc& c = s.cameras[0].desc;
+    expect_vec(c.position, Vec3f(11, 2, 3));
+    expect_vec(normalize(c.forward), Vec3f(-1, 0, 0));
+    expect_vec(normalize(c.up), Vec3f(0, 1, 0));
+    EXPECT_NEAR(c.fov_y_degrees, 0.5 * 180.0 / kPi, 1e-4);
+    EXPECT_FLOAT_EQ(s.cameras[0].aspect_ratio, 2.0f);
+}
+
+TEST(GltfSceneCameras, TheFileCameraIsTheScenesAndItsAspectSetsTheFilmHeight) {
+    const std::string path = camera_doc(2.0).write("camera_scene.gltf");
+    HostScene scene = load_scene(path);
+    expect_vec(scene.camera.position, Vec3f(11, 2, 3));
+    expect_vec(normalize(scene.camera.forward), Vec3f(-1, 0, 0));
+    EXPECT_NEAR(scene.camera.fov_y_degrees, 0.5 * 180.0 / kPi, 1e-4);
+    EXPECT_EQ(scene.settings.height * 2, scene.settings.width) << scene.settings.width << " x " << scene.settings.height;
+    EXPECT_EQ(scene.settings.tonemap, "pbr-neutral");
+    // No aspect ratio: the film keeps its default shape.
+    HostScene free_aspect = load_scene(camera_doc(0.0).write("camera_free.gltf"));
+    EXPECT_EQ(free_aspect.settings.width, HostScene().settings.width);
+    EXPECT_EQ(free_aspect.settings.height, HostScene().settings.height);
+}
+
+TEST(GltfSceneCameras, OrthographicIsLeftOutWithAWarning) {
+    GltfDoc d = camera_doc(1.0);
+    d.g["cameras"][0] = {{"type", "orthographic"}, {"orthographic", {{"xmag", 1}, {"ymag", 1}, {"znear", 0.1}, {"zfar", 10}}}};
+    const std::string path = d.write("ortho.gltf");
+    GltfScene s = read_gltf_scene(path, true);
+    EXPECT_TRUE(s.cameras.empty());
+    ASSERT_EQ(s.warnings.size(), 1u);
+    EXPECT_CONTAINS(s.warnings[0], path + ": ");
+    EXPECT_CONTAINS(s.warnings[0], "orthographic");
+}
+
+// ---- KHR_lights_punctual ----------------------------------------------------------------------
+
+GltfDoc lights_doc() {
+    GltfDoc d;
+    const double h = std::sqrt(0.5);
+    d.g["extensionsUsed"] = {"KHR_lights_punctual"};
+    d.g["extensions"]["KHR_lights_punctual"]["lights"] =
+        json::array({{{"type", "point"}, {"color", {1.0, 0.5, 0.25}}, {"intensity", 5.0}},
+                     {{"type", "directional"}, {"intensity", 3.0}},
+                     {{"type", "spot"}, {"intensity", 2.0}, {"spot", {{"outerConeAngle", 0.5}}}}});
+    auto light = [](int i) { return json{{"KHR_lights_punctual", {{"light", i}}}}; };
+    d.g["nodes"].push_back({{"translation", {0, 1, 0}}, {"children", {2}}});                       // 1
+    d.g["nodes"].push_back({{"translation", {0, 3, 0}}, {"extensions", light(0)}});                // 2: point at (0, 4, 0)
+    d.g["nodes"].push_back({{"rotation", {-h, 0, 0, h}}, {"extensions", light(1)}});               // 3: -90 deg about x
+    d.g["nodes"].push_back({{"translation", {5, 5, 5}}, {"extensions", light(2)}});                // 4: spot
+    d.g["scenes"][0]["nodes"] = {0, 1, 3, 4};
+    return d;
+}
+
+TEST(GltfSceneLights, PointAndDirectionalWithNodeTransformsSpotIsAWarning) {
+    const std::string path = lights_doc().write("lights.gltf");
+    GltfScene s = read_gltf_scene(path, true);
+    ASSERT_EQ(s.lights.size(), 2u);
+    const Light& point = s.lights[0];
+    EXPECT_EQ(point.type, LightType::Point);
+    expect_vec(point.position, Vec3f(0, 4, 0));
+    expect_vec(point.radiance, Vec3f(5.0f, 2.5f, 1.25f));  // colour x intensity
+    const Light& sun = s.lights[1];
+    EXPECT_EQ(sun.type, LightType::Directional);
+    expect_vec(sun.direction, Vec3f(0, -1, 0));  // the node's -z turned -90 degrees about x: straight down
+    expect_vec(sun.radiance, Vec3f(3.0f));
+    bool spot = false;
+    for (const std::string& w : s.warnings) {
+        EXPECT_EQ(w.rfind(path + ": ", 0), 0u) << w;
+        spot |= w.find("spot") != std::string::npos;
+    }
+    EXPECT_TRUE(spot);
+
+    // Through load_scene: the lights are the scene's (no neutral environment added), the
+    // warnings reach SceneLoadStats.
+    SceneLoadStats stats;
+    HostScene scene = load_scene(path, &stats);
+    size_t points = 0, suns = 0, environments = 0;
+    for (const Light& l : scene.lights) {
+        points += l.type == LightType::Point;
+        suns += l.type == LightType::Directional;
+        environments += l.type == LightType::Environment;
+    }
+    EXPECT_EQ(points, 1u);
+    EXPECT_EQ(suns, 1u);
+    EXPECT_EQ(environments, 0u);
+    bool stats_spot = false;
+    for (const std::string& w : stats.warnings) stats_spot |= w.find("spot") != std::string::npos;
+    EXPECT_TRUE(stats_spot);
+}
+
+TEST(GltfSceneLights, RangeIsWarnedAboutAndBadLightsAreErrors) {
+    GltfDoc d = lights_doc();
+    d.g["extensions"]["KHR_lights_punctual"]["lights"][0]["range"] = 10.0;
+    GltfScene s = read_gltf_scene(d.write("range.gltf"), true);
+    bool range = false;
+    for (const std::string& w : s.warnings) range |= w.find("range") != std::string::npos;
+    EXPECT_TRUE(range);
+
+    GltfDoc bad_index = lights_doc();
+    bad_index.g["nodes"][2]["extensions"]["KHR_lights_punctual"]["light"] = 9;
+    EXPECT_CONTAINS(read_error(bad_index, "light_index.gltf"), "node 2: light 9 does not exist");
+    GltfDoc negative = lights_doc();
+    negative.g["extensions"]["KHR_lights_punctual"]["lights"][0]["intensity"] = -1.0;
+    EXPECT_CONTAINS(read_error(negative, "light_negative.gltf"), "light 0");
+}
+
+// ---- Extensions --------------------------------------------------------------------------
+
+TEST(GltfSceneExtensions, RequiredUnknownExtensionIsAnErrorNamingIt) {
+    GltfDoc d;
+    d.g["extensionsUsed"] = {"EXT_made_up_extension"};
+    d.g["extensionsRequired"] = {"EXT_made_up_extension"};
+    const std::string path = d.write("required.gltf");
+    const std::string e = test::scene_error_of([&] { load_scene(path); });
+    EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << e;
+    EXPECT_CONTAINS(e, "EXT_made_up_extension");
+}
+
+TEST(GltfSceneExtensions, UsedUnknownExtensionIsAWarningInTheLoadStats) {
+    GltfDoc d;
+    d.g["extensionsUsed"] = {"EXT_made_up_extension", "KHR_texture_transform"};
+    const std::string path = d.write("used.gltf");
+    SceneLoadStats stats;
+    HostScene scene = load_scene(path, &stats);
+    ASSERT_EQ(stats.warnings.size(), 1u) << "only the unknown extension is warned about";
+    EXPECT_EQ(stats.warnings[0].rfind(path + ": ", 0), 0u) << stats.warnings[0];
+    EXPECT_CONTAINS(stats.warnings[0], "EXT_made_up_extension");
+    EXPECT_EQ(scene.triangles.size(), 2u);
+}
+
+// ---- Bad input: a SceneError naming the file and the place ---------------------------------
+
+TEST(GltfSceneBadFiles, MaterialIndexOutOfRange) {
+    GltfDoc d;
+    d.material(json::object());
+    d.primitive()["material"] = 5;
+    EXPECT_CONTAINS(read_error(d, "material_index.gltf"), "material 5");
+    // Through load_scene too.
+    const std::string path = d.write("material_index_scene.gltf");
+    const std::string e = test::scene_error_of([&] { load_scene(path); });
+    EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << e;
+    EXPECT_CONTAINS(e, "material 5");
+}
+
+TEST(GltfSceneBadFiles, TextureImageAndSamplerIndicesOutOfRange) {
+    GltfDoc d;
+    const int tex = d.texture(d.image(texels_png()));
+    d.primitive()["material"] = d.material({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", tex}}}}}});
+
+    GltfDoc texture = d;
+    texture.g["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"] = 3;
+    std::string e = read_error(texture, "texture_index.gltf");
+    EXPECT_CONTAINS(e, "material 0");
+    EXPECT_CONTAINS(e, "baseColorTexture");
+    EXPECT_CONTAINS(e, "texture 3 does not exist");
+
+    GltfDoc image = d;
+    image.g["textures"][0]["source"] = 2;
+    e = read_error(image, "image_index.gltf");
+    EXPECT_CONTAINS(e, "material 0");
+    EXPECT_CONTAINS(e, "image 2 does not exist");
+
+    GltfDoc sampler = d;
+    sampler.g["textures"][0]["sampler"] = 4;
+    e = read_error(sampler, "sampler_index.gltf");
+    EXPECT_CONTAINS(e, "material 0");
+    EXPECT_CONTAINS(e, "sampler 4 does not exist");
+
+    GltfDoc normal = d;
+    normal.g["materials"][0]["normalTexture"] = {{"index", 7}};
+    EXPECT_CONTAINS(read_error(normal, "normal_index.gltf"), "normalTexture: texture 7 does not exist");
+
+    GltfDoc extension = d;
+    extension.g["materials"][0]["extensions"]["KHR_materials_transmission"] = {{"transmissionTexture", {{"index", 6}}}};
+    EXPECT_CONTAINS(read_error(extension, "transmission_index.gltf"), "texture 6 does not exist");
+}
+
+TEST(GltfSceneBadFiles, MissingImageFileAndCorruptImageBytes) {
+    GltfDoc d;
+    d.g["images"] = json::array({{{"uri", "no_such_texture.png"}}});
+    const int tex = d.texture(0);
+    d.primitive()["material"] = d.material({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", tex}}}}}});
+    EXPECT_CONTAINS(read_error(d, "missing_image.gltf"), "no_such_texture.png");
+
+    GltfDoc corrupt = d;
+    corrupt.g["images"] = json::array();
+    std::string png = texels_png();
+    png.replace(png.size() / 2, 8, "garbage!");  // inside the compressed data
+    corrupt.image(png);
+    std::string e = read_error(corrupt, "corrupt_image.gltf");
+    EXPECT_CONTAINS(e, "image 0");
+
+    GltfDoc not_png = d;
+    not_png.g["images"] = json::array();
+    not_png.image("this is not an image at all");
+    e = read_error(not_png, "not_an_image.gltf");
+    EXPECT_CONTAINS(e, "image 0");
+}
+
+TEST(GltfSceneBadFiles, FactorsOutOfRange) {
+    auto with_material = [](const json& m) {
+        GltfDoc d;
+        d.primitive()["material"] = d.material(m);
+        return d;
+    };
+    std::string e = read_error(with_material({{"pbrMetallicRoughness", {{"metallicFactor", 2}}}}), "metallic2.gltf");
+    EXPECT_CONTAINS(e, "material 0");
+    EXPECT_CONTAINS(e, "metallicFactor");
+    e = read_error(with_material({{"pbrMetallicRoughness", {{"roughnessFactor", -0.5}}}}), "rough.gltf");
+    EXPECT_CONTAINS(e, "roughnessFactor");
+    e = read_error(with_material({{"pbrMetallicRoughness", {{"baseColorFactor", {1, 1, 1, 1.5}}}}}), "alpha.gltf");
+    EXPECT_CONTAINS(e, "baseColorFactor");
+    e = read_error(with_material({{"pbrMetallicRoughness", {{"baseColorFactor", {-0.1, 1, 1, 1}}}}}), "negbase.gltf");
+    EXPECT_CONTAINS(e, "baseColorFactor");
+    e = read_error(with_material({{"emissiveFactor", {-1, 0, 0}}}), "negative_emission.gltf");
+    EXPECT_CONTAINS(e, "material 0");
+    EXPECT_CONTAINS(e, "emissiveFactor");
+    e = read_error(with_material({{"emissiveFactor", {1, 1, 1}},
+                                  {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", -2}}}}}}),
+                   "negative_strength.gltf");
+    EXPECT_CONTAINS(e, "emissiveStrength");
+    e = read_error(with_material({{"extensions", {{"KHR_materials_ior", {{"ior", 0.5}}}}}}), "ior_half.gltf");
+    EXPECT_CONTAINS(e, "KHR_materials_ior");
+    e = read_error(with_material({{"extensions", {{"KHR_materials_transmission", {{"transmissionFactor", 1.5}}}}}}),
+                   "transmission.gltf");
+    EXPECT_CONTAINS(e, "transmissionFactor");
+    e = read_error(with_material({{"extensions", {{"KHR_materials_specular", {{"specularColorFactor", {1, -1, 1}}}}}}}),
+                   "specular_colour.gltf");
+    EXPECT_CONTAINS(e, "specularColorFactor");
+    e = read_error(with_material({{"alphaMode", "TRANSLUCENT"}}), "alpha_mode.gltf");
+    EXPECT_CONTAINS(e, "alphaMode");
+}
+
+// JSON has no NaN or infinity: a number beyond double's range (1e999) is refused by the
+// JSON parser, naming the file. Numbers finite as doubles but not as floats (1e300), and
+// products of finite factors that overflow a float (emissiveFactor x emissiveStrength),
+// must not reach the scene as infinities.
+TEST(GltfSceneBadFiles, NonFiniteFactors) {
+    auto raw = [](const std::string& material_json, const std::string& name) {
+        GltfDoc d;
+        d.primitive()["material"] = 0;
+        std::string text = d.document().dump();
+        EXPECT_EQ(text.find("\"materials\":"), std::string::npos);
+        text.insert(text.size() - 1, ",\"materials\":[" + material_json + "]");
+        const std::string path = test::write_file(test::temp_folder("wf_gltf_scene") + "/" + name, text);
+        const std::string e = test::scene_error_of([&] { read_gltf_scene(path, true); });
+        EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << e;
+        return e;
+    };
+    raw(R"({"pbrMetallicRoughness": {"metallicFactor": 1e999}})", "inf_metallic.gltf");
+    raw(R"({"emissiveFactor": [1, 1e999, 0]})", "inf_emission.gltf");
+    EXPECT_CONTAINS(raw(R"({"pbrMetallicRoughness": {"baseColorFactor": [1e300, 1, 1, 1]}})", "big_base.gltf"),
+                    "baseColorFactor");
+    EXPECT_CONTAINS(raw(R"({"emissiveFactor": [1, 1e300, 0]})", "big_emission.gltf"), "emissiveFactor");
+    EXPECT_CONTAINS(raw(R"({"normalTexture": {"index": 0, "scale": 1e300}})", "big_normal_scale.gltf"), "material 0");
+    EXPECT_CONTAINS(raw(R"({"pbrMetallicRoughness": {"roughnessFactor": 1e300}})", "big_rough.gltf"), "roughnessFactor");
+}
+
+// emissiveFactor 1e38 (a finite float) times emissiveStrength 1e6 (within the reader's
+// range) is 1e44: beyond float. The scene must not get an infinite emission (a light of
+// infinite power): an error naming the file, or a finite emission.
+TEST(GltfSceneBadFiles, EmissionOverflowingFloatIsNotInfinite) {
+    GltfDoc d;
+    d.primitive()["material"] = d.material(
+        {{"emissiveFactor", {1e38, 1e38, 1e38}}, {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 1e6}}}}}});
+    const std::string path = d.write("overflow_emission.gltf");
+    try {
+        GltfScene s = read_gltf_scene(path, true);
+        EXPECT_TRUE(is_finite(s.material_emission[0])) << "emission (" << s.material_emission[0].x << ", ...)";
+        HostScene scene = load_scene(path);
+        for (const Light& l : scene.lights) EXPECT_TRUE(is_finite(l.radiance)) << "a light of radiance " << l.radiance.x;
+    } catch (const SceneError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+    }
+}
+
+TEST(GltfSceneBadFiles, BadCameras) {
+    GltfDoc fov = camera_doc(1.0);
+    fov.g["cameras"][0]["perspective"]["yfov"] = 4.0;
+    EXPECT_CONTAINS(read_error(fov, "yfov.gltf"), "camera 0: yfov");
+    GltfDoc aspect = camera_doc(1.0);
+    aspect.g["cameras"][0]["perspective"]["aspectRatio"] = -2.0;
+    EXPECT_CONTAINS(read_error(aspect, "aspect.gltf"), "camera 0: aspectRatio");
+    GltfDoc index = camera_doc(1.0);
+    index.g["nodes"][2]["camera"] = 3;
+    EXPECT_CONTAINS(read_error(index, "camera_index.gltf"), "node 2: camera 3 does not exist");
+}
+
+TEST(GltfSceneBadFiles, TextureTransformAndTexCoordProblems) {
+    GltfDoc d;
+    const int tex = d.texture(d.image(texels_png()));
+    d.primitive()["material"] = d.material({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", tex}}}}}});
+    GltfDoc set2 = d;
+    set2.g["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = 2;
+    EXPECT_CONTAINS(read_error(set2, "texcoord2.gltf"), "texCoord 2");
+    GltfDoc offset = d;
+    offset.g["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"]["KHR_texture_transform"] = {
+        {"offset", {1}}};
+    EXPECT_CONTAINS(read_error(offset, "offset.gltf"), "KHR_texture_transform: offset");
+}
+
+}  // namespace
+}  // namespace wf
