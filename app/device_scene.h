@@ -105,7 +105,7 @@ private:
         texture_images_.upload(images);
         texture_bindings_.upload(scene.texture_bindings);
         std::vector<float> lut(256);
-        for (int i = 0; i < 256; ++i) lut[size_t(i)] = srgb_code_to_linear(uint8_t(i));
+        for (int i = 0; i < 256; ++i) lut[size_t(i)] = srgb8_to_linear(uint8_t(i));
         srgb_lut_.upload(lut);
     }
 

@@ -15,6 +15,7 @@
 #include "engine/hd.h"
 #include "engine/math.h"
 #include "engine/scene_types.h"
+#include "engine/srgb.h"
 
 namespace wf {
 
@@ -22,14 +23,8 @@ struct TextureView {
     const uint32_t* texels = nullptr;         // RGBA8, r in the low byte
     const TextureImage* images = nullptr;
     const TextureBinding* bindings = nullptr;
-    const float* srgb_to_linear = nullptr;    // 256 entries: the sRGB decoding of each 8-bit code
+    const float* srgb_to_linear = nullptr;    // 256 entries: srgb8_to_linear of each 8-bit code (engine/srgb.h)
 };
-
-// The sRGB decoding (IEC 61966-2-1) of an 8-bit code, for the lookup table lookups use.
-inline float srgb_code_to_linear(uint8_t code) {
-    const float e = float(code) / 255.0f;
-    return e <= 0.04045f ? e / 12.92f : std::pow((e + 0.055f) / 1.055f, 2.4f);
-}
 
 namespace texture_detail {
 

@@ -32,23 +32,7 @@ TEST(EnvironmentMapCuda, SameSeedGivesSameImageAsCpu) {
         o.settings.integrator = integrator;
         o.settings.spp = 4;
         o.settings.seed = 5;
-        o.backend = BackendKind::Cpu;
-        Image cpu = render(scene, o).image;
-        o.backend = BackendKind::Cuda;
-        Image gpu = render(scene, o).image;
-        size_t differing = 0;
-        for (size_t i = 0; i < cpu.pixels.size(); ++i)
-            for (int c = 0; c < 3; ++c) {
-                float x = cpu.pixels[i][c], y = gpu.pixels[i][c];
-                if (std::fabs(x - y) > 1e-4f * std::fmax(1.0f, std::fabs(x))) {
-                    ++differing;
-                    break;
-                }
-            }
-        EXPECT_LT(double(differing) / cpu.pixels.size(), 0.02) << integrator << ": " << differing << " pixels differ";
-        Vec3f mc = channel_mean(cpu), mg = channel_mean(gpu);
-        for (int c = 0; c < 3; ++c) EXPECT_NEAR(mc[c], mg[c], 0.01 * std::fmax(mc[c], 1e-3f)) << integrator;
-        std::printf("%s: %zu of %zu pixels differ beyond 1e-4 relative\n", integrator, differing, cpu.pixels.size());
+        test::expect_cpu_gpu_agree(scene, o, integrator, 0.02);
     }
 }
 

@@ -76,22 +76,7 @@ TEST(GltfCpuGpuAgreement, TexturedModelsGiveTheSameImage) {
         o.settings.width = o.settings.height = 96;
         o.settings.spp = 4;
         o.settings.seed = 7;
-        o.backend = BackendKind::Cpu;
-        Image cpu = render(scene, o).image;
-        o.backend = BackendKind::Cuda;
-        Image gpu = render(scene, o).image;
-        ASSERT_EQ(cpu.pixels.size(), gpu.pixels.size());
-        size_t differing = 0;
-        for (size_t i = 0; i < cpu.pixels.size(); ++i)
-            for (int c = 0; c < 3; ++c) {
-                float x = cpu.pixels[i][c], y = gpu.pixels[i][c];
-                if (std::fabs(x - y) > 1e-4f * std::fmax(1.0f, std::fabs(x))) { ++differing; break; }
-            }
-        double fraction = double(differing) / cpu.pixels.size();
-        EXPECT_LT(fraction, 0.01) << file << ": " << differing << " of " << cpu.pixels.size() << " pixels differ";
-        Vec3f mc = channel_mean(cpu), mg = channel_mean(gpu);
-        for (int c = 0; c < 3; ++c) EXPECT_NEAR(mc[c], mg[c], 0.01 * std::fmax(mc[c], 1e-3f)) << file;
-        std::printf("%s: %zu of %zu pixels differ beyond 1e-4 relative\n", file.empty() ? "alpha_attributes.gltf" : file.c_str(), differing, cpu.pixels.size());
+        test::expect_cpu_gpu_agree(scene, o, file.empty() ? "alpha_attributes.gltf" : file, 0.01);
     }
 }
 

@@ -24,6 +24,7 @@
 #include "io/image.h"
 #include "io/scene_loader.h"
 #include "materials/environment_map_build.h"
+#include "tests/common/temp_dir_test.h"
 #include "tests/io/scene_test_util.h"
 
 namespace wf {
@@ -31,19 +32,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class EnvironmentMapFiles : public ::testing::Test {
+class EnvironmentMapFiles : public test::TempDirTest {
 protected:
+    EnvironmentMapFiles() : TempDirTest("wf_env_") {}
     void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("wf_env_" + std::to_string(::getpid()) + "_" + info->name());
-        fs::remove_all(dir_);
+        TempDirTest::SetUp();
         fs::create_directories(dir_ / "maps");
     }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(dir_, ignored);
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
     // A scene file in the test folder whose one light is `light` (JSON).
     std::string write_scene(const std::string& light) const {
@@ -53,7 +48,6 @@ protected:
         return file;
     }
 
-    fs::path dir_;
 };
 
 // Non-square, every texel different, values over several decades.

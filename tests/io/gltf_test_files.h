@@ -6,13 +6,16 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "io/gltf_scene.h"
 #include "tests/io/mesh_test_util.h"
+#include "tests/io/scene_test_util.h"
 
 namespace wf::test {
 
@@ -183,5 +186,31 @@ struct GltfDoc {
         return write_file(temp_folder(folder) + "/" + name, document().dump());
     }
 };
+
+// A 2 x 2 RGBA image whose four texels differ in every channel (rows from the top).
+inline const std::vector<uint8_t> kTexels = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160};
+inline std::string texels_png() { return png_rgba(2, 2, kTexels); }
+
+// The SceneError message of reading `d` as NAME; checks that it names the file.
+inline std::string read_error(const GltfDoc& d, const std::string& name) {
+    const std::string path = d.write(name);
+    const std::string e = scene_error_of([&] { read_gltf_scene(path, true); });
+    EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << "the message does not start with the file: " << e;
+    return e;
+}
+
+// A camera node (a child: the parent's translation composes) turned +90 degrees about y
+// looks along its node's -z, so along -x, with +y up (glTF 2.0, 3.10.1).
+inline GltfDoc camera_doc(double aspect) {
+    GltfDoc d;
+    const double h = std::sqrt(0.5);
+    nlohmann::json persp = {{"yfov", 0.5}, {"znear", 0.01}};
+    if (aspect > 0) persp["aspectRatio"] = aspect;
+    d.g["cameras"] = nlohmann::json::array({{{"type", "perspective"}, {"perspective", persp}}});
+    d.g["nodes"].push_back({{"translation", {10, 0, 0}}, {"children", {2}}});
+    d.g["nodes"].push_back({{"camera", 0}, {"translation", {1, 2, 3}}, {"rotation", {0, h, 0, h}}});
+    d.g["scenes"][0]["nodes"] = {0, 1};
+    return d;
+}
 
 }  // namespace wf::test

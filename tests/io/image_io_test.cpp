@@ -19,6 +19,7 @@
 #include "io/image.h"
 #include "io/image_metrics.h"
 #include "io/tonemap.h"
+#include "tests/common/temp_dir_test.h"
 
 namespace wf {
 namespace {
@@ -26,22 +27,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Each test gets its own directory, so tests may run in parallel (ctest -j).
-class ImageIo : public ::testing::Test {
+class ImageIo : public test::TempDirTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("wf_image_io_" + std::to_string(::getpid()) + "_" + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(dir_, ignored);
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-    fs::path dir_;
+    ImageIo() : TempDirTest("wf_image_io_") {}
 };
 
 std::string read_error_of(const std::string& path) {

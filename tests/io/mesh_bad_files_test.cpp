@@ -31,7 +31,6 @@ std::string mesh_error(const std::string& name, const std::string& bytes, std::s
     return e;
 }
 
-#define EXPECT_CONTAINS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
 const std::string kPlyTriangleHeader =
     "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"

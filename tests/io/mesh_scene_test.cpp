@@ -29,7 +29,6 @@ std::string error_of(const std::string& json) {
     return test::scene_error_of([&] { parse(json); });
 }
 
-#define EXPECT_CONTAINS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
 Aabb bounds_of(const HostScene& s) { return s.bounds(); }
 

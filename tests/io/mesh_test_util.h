@@ -12,6 +12,10 @@
 
 #include "engine/scene.h"
 
+// Expects `text` (anything a std::string is made from) to contain `part`, showing both if not.
+#define EXPECT_CONTAINS(text, part) \
+    EXPECT_NE(std::string(text).find(part), std::string::npos) << "in: " << (text) << "\nexpected: " << (part)
+
 namespace wf::test {
 
 inline Vec3f geometric_normal(Vec3f a, Vec3f b, Vec3f c) { return normalize(cross(b - a, c - a)); }

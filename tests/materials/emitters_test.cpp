@@ -8,6 +8,7 @@
 
 #include "materials/emitters.h"
 #include "tests/materials/chi_square.h"
+#include "tests/materials/light_estimates.h"
 
 namespace wf {
 namespace {
@@ -16,6 +17,7 @@ using materials_test::chi_square_directions;
 using materials_test::kChiSquareMinPValue;
 using materials_test::SphereBinning;
 using materials_test::UniformRng;
+using materials_test::nee_irradiance;
 
 // SmallVCM's scene sphere and its ceiling light (one of the two light-box triangles).
 const SceneSphere kSceneSphere{Vec3f(0.00973f, 0.02453f, 0.0f), 2.2170597f};
@@ -49,19 +51,6 @@ double polygon_irradiance(const std::vector<Vec3f>& poly, Vec3f x, Vec3f n, doub
         sum += theta * dot(n, normalize(cross(a, b)));
     }
     return 0.5 * L * std::fabs(sum);
-}
-
-// Next-event estimate of the irradiance at x (normal n).
-double nee_irradiance(const Light& light, const EmitterContext& ctx, Vec3f x, Vec3f n, int samples, uint64_t seed) {
-    UniformRng rng(seed);
-    double sum = 0;
-    for (int i = 0; i < samples; ++i) {
-        float u0 = rng(), u1 = rng();
-        DirectSample ds = illuminate(light, ctx, x, u0, u1);
-        if (is_black(ds.radiance)) continue;
-        sum += double(ds.radiance.x) * std::max(0.0f, dot(n, ds.dir_to_light)) / ds.pdf_direct_w;
-    }
-    return sum / samples;
 }
 
 TEST(Emitters, PointLightFallsOffAsInverseSquare) {

@@ -14,6 +14,7 @@
 #include "materials/environment_map_build.h"
 #include "tests/common/environment_maps.h"
 #include "tests/materials/chi_square.h"
+#include "tests/materials/light_estimates.h"
 
 namespace wf {
 namespace {
@@ -22,6 +23,7 @@ using materials_test::chi_square_test;
 using materials_test::ChiSquareResult;
 using materials_test::kChiSquareMinPValue;
 using materials_test::UniformRng;
+using materials_test::nee_irradiance;
 
 constexpr double kPiD = 3.14159265358979323846;
 
@@ -308,18 +310,6 @@ TEST(EnvironmentMapEmitters, EmittedDirectionsFollowThePdfChiSquare) {
         [&](Vec3f w) { return double(environment_radiance(env, ctx, w).pdf_direct_a); },
         400000);
     EXPECT_GT(r.p_value, kChiSquareMinPValue) << r.message;
-}
-
-double nee_irradiance(const Light& light, const EmitterContext& ctx, Vec3f x, Vec3f n, int samples, uint64_t seed) {
-    UniformRng rng(seed);
-    double sum = 0;
-    for (int i = 0; i < samples; ++i) {
-        float u0 = rng(), u1 = rng();
-        DirectSample ds = illuminate(light, ctx, x, u0, u1);
-        if (is_black(ds.radiance)) continue;
-        sum += double(ds.radiance.x) * std::max(0.0f, dot(n, ds.dir_to_light)) / ds.pdf_direct_w;
-    }
-    return sum / samples;
 }
 
 // A lit patch of the map over a surface facing up: E = L (phi1 - phi0) / 2 (sin^2 theta1 -

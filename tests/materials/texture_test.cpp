@@ -24,7 +24,7 @@ struct TestTexture {
             for (uint32_t i = 0; i < w; ++i) texels.push_back(rgba(10 * i, 10 * j, 0, 255));
         images.push_back(TextureImage{0, w, h});
         bindings.push_back(TextureBinding{});
-        for (int i = 0; i < 256; ++i) lut.push_back(srgb_code_to_linear(uint8_t(i)));
+        for (int i = 0; i < 256; ++i) lut.push_back(srgb8_to_linear(uint8_t(i)));
     }
     TextureView view() const { return TextureView{texels.data(), images.data(), bindings.data(), lut.data()}; }
     Vec4f at(float u, float v) const {

@@ -12,27 +12,16 @@
 #include "io/image.h"
 #include "io/scene_loader.h"
 #include "tests/common/environment_map_checks.h"
+#include "tests/common/temp_dir_test.h"
 
 namespace wf {
 namespace {
 
 namespace fs = std::filesystem;
 
-class EnvironmentMapRender : public ::testing::Test {
+class EnvironmentMapRender : public test::TempDirTest {
 protected:
-    void SetUp() override {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("wf_env_render_" + std::to_string(::getpid()) + "_" + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(dir_, ignored);
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-    fs::path dir_;
+    EnvironmentMapRender() : TempDirTest("wf_env_render_") {}
 };
 
 // The square of environment_lit_square_scene as a scene file, lit by `light`.
