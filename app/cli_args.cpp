@@ -18,7 +18,7 @@ namespace {
 constexpr std::string_view kRenderOptions[] = {
     "-o",     "--output",      "--spp",  "--time",    "--width",      "--height",     "--max-depth", "--seed",
     "--integrator", "--light-paths", "--backend", "--stats", "--max-memory", "--threads", "--quiet", "-q", "--help",
-    "-h", "--tonemap", "--exposure", "--env", "--camera"};
+    "-h", "--tonemap", "--exposure", "--env", "--camera", "--light-selection"};
 
 // The largest --max-memory: 2^40 MiB (an exbibyte) keeps the byte count far from overflow.
 constexpr uint64_t kMaxMemoryMib = uint64_t(1) << 40;
@@ -40,7 +40,8 @@ std::string build_usage() {
            "                  [--integrator " + integrators + "] [--light-paths N]\n"
            "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--threads N]\n"
            "                  [--tonemap " + curves + "] [--exposure EV]\n"
-           "                  [--env MAP.hdr|.exr] [--camera N] [--stats FILE.json] [--quiet]\n"
+           "                  [--env MAP.hdr|.exr] [--camera N] [--light-selection power|uniform]\n"
+           "                  [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends, the GPU code of this build and the devices\n"
            "  wavefront --help | --version\n"
            "SCENE: a scene file (.json) or a mesh file (.obj, .ply, .gltf, .glb). An OBJ or PLY file\n"
@@ -60,6 +61,8 @@ std::string build_usage() {
            "Both shape PNG output only: .hdr and .exr files hold the linear radiance.\n"
            "--env replaces the scene's environment light (or adds one) with an equirectangular map\n"
            "(intensity 1, no rotation, up +y; docs/scene-format.md).\n"
+           "--light-selection picks the light of each light sample in proportion to its power\n"
+           "(default) or uniformly (SmallVCM's choice; render.light_selection in a scene).\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 
@@ -170,6 +173,7 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--camera") out.camera = parse_uint(a, value());
         else if (a == "--tonemap") out.tonemap = value();
         else if (a == "--exposure") out.exposure = parse_exposure(a, value());
+        else if (a == "--light-selection") out.light_selection = value();
         else if (a == "--quiet" || a == "-q") out.quiet = true;
         else if (a == "--backend") out.backend = parse_backend(value());
         else if (a == "-h" || a == "--help") {
@@ -197,6 +201,9 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
     if (out.tonemap && !find_tone_curve(*out.tonemap))
         throw UsageError("--tonemap: expected one of " + tone_curve_name_list() + ", got '" + *out.tonemap + "'" +
                          scene_json::suggestion(*out.tonemap, kToneCurveNames));
+    if (out.light_selection && *out.light_selection != "power" && *out.light_selection != "uniform")
+        throw UsageError("--light-selection: expected power or uniform, got '" + *out.light_selection + "'" +
+                         scene_json::suggestion(*out.light_selection, kLightSelectionNames));
     if (out.light_paths && (*out.light_paths == 0 || *out.light_paths > kMaxFilmPixels))
         throw UsageError("--light-paths: expected 1.." + std::to_string(kMaxFilmPixels));
     if (out.threads && *out.threads > kMaxCpuThreads)

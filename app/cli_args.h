@@ -32,6 +32,7 @@ struct CliArgs {
     std::optional<uint32_t> threads;         // --threads: CPU backend threads, 0 = all (RenderOptions::cpu_threads)
     std::optional<std::string> tonemap;      // --tonemap: a name of io/tonemap.h's kToneCurves (PNG only)
     std::optional<float> exposure;           // --exposure: stops, |EV| <= kMaxExposureStops (PNG only)
+    std::optional<std::string> light_selection;  // --light-selection: a name of kLightSelectionNames (engine/scene.h)
     BackendKind backend = BackendKind::Auto;
     std::string stats_path;
     std::optional<uint32_t> camera;          // --camera: which of a glTF file's cameras (HostScene::file_cameras)

@@ -17,6 +17,7 @@
 #include "engine/camera.h"
 #include "engine/scene.h"
 #include "materials/environment_map_build.h"
+#include "materials/light_selection_build.h"
 #include "wavefront/render_stats.h"
 #include "wavefront/scene_view.h"
 
@@ -37,9 +38,10 @@ public:
     // Uploads geometry, materials and lights, and builds the BVH: on the device
     // for CUDA (H-PLOC), on the host otherwise (binned SAH). A GPU tree deeper
     // than the traversal stack holds is replaced by the CPU builder's, which
-    // bounds its depth; `report` says which builder made the tree and why.
-    void upload(Backend& backend, const HostScene& scene, const Camera& camera, BvhBuildStats* report,
-                double* build_ms) {
+    // bounds its depth; `report` says which builder made the tree and why. Then
+    // builds the light-selection distribution (materials/light_selection_build.h).
+    void upload(Backend& backend, const HostScene& scene, const Camera& camera, LightSelectionMode light_selection,
+                BvhBuildStats* report, double* build_ms) {
         triangles_.upload(scene.triangles);
         spheres_.upload(scene.spheres);
         std::vector<PrimInfo> prims = scene.prims;  // gains the kPrimHas* shading flags
@@ -72,6 +74,8 @@ public:
         if (!scene.environment_map.empty()) environment_map_.build(backend, scene.environment_map);
         view_.environment_map = environment_map_.view();
         view_.scene_sphere = scene.bounding_sphere();
+        light_selection_.build(backend, view_.lights, view_.num_lights, view_.emitters(), light_selection);
+        view_.light_selection = light_selection_.view();
         view_.bounds = scene.bounds();
         view_.camera = camera;
     }
@@ -171,6 +175,7 @@ private:
     std::unique_ptr<GpuBvhBuilder> gpu_bvh_;
 #endif
     EnvironmentMap<Backend> environment_map_;  // texels and sampling distribution; unbuilt without a map
+    LightSelection<Backend> light_selection_;
     SceneView view_{};
 };
 

@@ -96,6 +96,7 @@ int run_render(const wf::CliArgs& args) {
     if (args.light_paths) options.settings.light_paths = *args.light_paths;
     if (args.tonemap) options.settings.tonemap = *args.tonemap;
     if (args.exposure) options.settings.exposure = *args.exposure;
+    if (args.light_selection) options.settings.light_selection = *args.light_selection;
     const wf::ToneCurveInfo* curve = wf::find_tone_curve(options.settings.tonemap);
     if (!curve)  // the loader and the CLI check the name; this is the last line of defence
         throw wf::UsageError(args.scene_path + ": /render/tonemap: unknown tone curve '" + options.settings.tonemap +

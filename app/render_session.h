@@ -26,7 +26,8 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     double bvh_ms = 0.0;
     {
         MemoryCounter::Phase phase(backend.memory(), "scene upload and BVH");
-        device_scene.upload(backend, scene, scene.camera.build(settings.width, settings.height), &bvh_stats, &bvh_ms);
+        device_scene.upload(backend, scene, scene.camera.build(settings.width, settings.height),
+                            light_selection_mode(settings.light_selection), &bvh_stats, &bvh_ms);
     }
     Film<Backend> film;
     {

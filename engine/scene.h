@@ -2,7 +2,9 @@
 // All arrays are flat and index-based (see scene_types.h).
 #pragma once
 
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/camera.h"
@@ -62,7 +64,19 @@ struct RenderSettings {
     // own), and the exposure in stops applied before it.
     std::string tonemap = "none";
     float exposure = 0.0f;
+    // How lights are picked (materials/light_selection.h): a name of kLightSelectionNames.
+    std::string light_selection = "power";
 };
+
+// The names of LightSelectionMode, in its order: --light-selection and render.light_selection.
+inline constexpr std::string_view kLightSelectionNames[] = {"power", "uniform"};
+
+// The mode a name of kLightSelectionNames stands for; throws std::invalid_argument otherwise.
+inline LightSelectionMode light_selection_mode(std::string_view name) {
+    if (name == "power") return LightSelectionMode::Power;
+    if (name == "uniform") return LightSelectionMode::Uniform;
+    throw std::invalid_argument("light selection: expected 'power' or 'uniform', got '" + std::string(name) + "'");
+}
 
 // An indexed triangle mesh in world space, as a mesh shape or mesh file was loaded,
 // kept for shading: its normals, tangents, texture coordinates and colours are

@@ -164,6 +164,10 @@ struct Light {
     Vec3f zenith{0.0f, 1.0f, 0.0f};
 };
 
+// How lights are picked for next-event estimation and light sub-paths
+// (materials/light_selection.h): in proportion to their power, or uniformly as SmallVCM.
+enum class LightSelectionMode : uint8_t { Power, Uniform };
+
 // Bounding sphere of the scene geometry; infinite lights use it (as SmallVCM does).
 struct SceneSphere {
     Vec3f center{0.0f};

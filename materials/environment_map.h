@@ -45,6 +45,7 @@ struct EnvironmentMapView {
     const Vec3f* texels = nullptr;           // width * height, row-major, row 0 at the top; null: no map
     const float* conditional_cdf = nullptr;  // height rows of width + 1: row y's cdf over x, [0] = 0, [width] = 1
     const float* marginal_cdf = nullptr;     // height + 1: the cdf over rows, [0] = 0, [height] = 1
+    const double* total_weight = nullptr;    // one value: the sum of all texels' sampling weights (light power)
     uint32_t width = 0, height = 0;
     EnvironmentFrame frame;
 

@@ -31,11 +31,13 @@ public:
         conditional_cdf_.resize(size_t(width + 1) * height);
         marginal_cdf_.resize(size_t(height) + 1);
         row_sums_.resize(height);
+        total_weight_.resize(1);
 
         const Vec3f* texels = texels_.data();
         float* conditional = conditional_cdf_.data();
         float* marginal = marginal_cdf_.data();
         double* row_sums = row_sums_.data();
+        double* total_weight = total_weight_.data();
         // Sums in double, cdfs stored in float: cdf[i] = (sum of the first i weights) / total,
         // [n] exactly 1; a row (or a map) of weight 0 gets the uniform cdf i / n.
         backend.parallel_for("environment_map_rows", height, WF_LAMBDA(uint32_t y) {
@@ -63,11 +65,13 @@ public:
                 marginal[y + 1] = total > 0.0 ? float(prefix / total) : float(y + 1) / float(height);
             }
             marginal[height] = 1.0f;
+            *total_weight = total;
         });
 
         view_.texels = texels;
         view_.conditional_cdf = conditional;
         view_.marginal_cdf = marginal;
+        view_.total_weight = total_weight;
         view_.width = width;
         view_.height = height;
         view_.frame = environment_frame(map.up, map.rotation_degrees);
@@ -81,6 +85,7 @@ private:
     Buffer<float> conditional_cdf_;  // (width + 1) * height
     Buffer<float> marginal_cdf_;     // height + 1
     Buffer<double> row_sums_;        // height: each row's total weight
+    Buffer<double> total_weight_;    // 1: the map's total weight
     EnvironmentMapView view_{};
 };
 

@@ -10,6 +10,7 @@
 #include "engine/camera.h"
 #include "engine/scene_types.h"
 #include "materials/emitters.h"
+#include "materials/light_selection.h"
 #include "materials/texture.h"
 
 namespace wf {
@@ -22,6 +23,7 @@ struct SceneView {
     TextureView textures;
     const Light* lights;
     uint32_t num_lights;
+    LightSelectionView light_selection;  // pick probabilities over `lights`
     int32_t environment_light;  // index into lights, or -1
     EnvironmentMapView environment_map;  // that light's image, or invalid (materials/environment_map.h)
     SceneSphere scene_sphere;
@@ -39,13 +41,10 @@ struct SceneView {
         return ctx;
     }
 
-    // Light selection, the one place its probability is defined: uniform, as SmallVCM.
+    // Light selection, the one place its probability is defined (materials/light_selection.h).
     // Every estimator and every MIS weight takes the pick probability from here.
-    WF_HD float light_pick_prob() const { return num_lights ? 1.0f / float(num_lights) : 0.0f; }
-    WF_HD uint32_t pick_light(float u) const {
-        uint32_t id = uint32_t(u * float(num_lights));
-        return id < num_lights ? id : num_lights - 1;
-    }
+    WF_HD float light_pick_prob(uint32_t light) const { return light_selection.prob(light); }
+    WF_HD uint32_t pick_light(float u) const { return light_selection.pick(u); }
 };
 
 }  // namespace wf

@@ -101,10 +101,11 @@ public:
         record(name, start);
     }
 
-    // out[i] = sum of in[0..i). In-place is allowed.
-    void exclusive_scan(const char* name, const uint32_t* in, uint32_t* out, uint32_t n) {
+    // out[i] = sum of in[0..i), T uint32_t or double. In-place is allowed.
+    template <class T>
+    void exclusive_scan(const char* name, const T* in, T* out, uint32_t n) {
         auto start = clock_now();
-        std::exclusive_scan(in, in + n, out, 0u);
+        std::exclusive_scan(in, in + n, out, T{});
         record(name, start);
     }
 

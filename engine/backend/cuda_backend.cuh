@@ -161,7 +161,10 @@ public:
         end(name);
     }
 
-    void exclusive_scan(const char* name, const uint32_t* in, uint32_t* out, uint32_t n) {
+    // out[i] = sum of in[0..i), T uint32_t or double (CUB's scan of doubles may associate
+    // differently from run to run; callers that need bit-stable results round to float).
+    template <class T>
+    void exclusive_scan(const char* name, const T* in, T* out, uint32_t n) {
         begin(name);
         size_t bytes = 0;
         WF_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));

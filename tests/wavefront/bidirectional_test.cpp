@@ -32,6 +32,7 @@ struct HostLightScene {
     std::vector<PrimInfo> prims;
     std::vector<Material> materials;
     std::vector<Light> lights;
+    std::vector<float> pick_cdf, pick_pmf;  // uniform selection: every light starts paths here
     SceneView view{};
 
     HostLightScene() {
@@ -71,6 +72,9 @@ struct HostLightScene {
         view.materials = materials.data();
         view.lights = lights.data();
         view.num_lights = uint32_t(lights.size());
+        for (size_t i = 0; i <= lights.size(); ++i) pick_cdf.push_back(float(i) / float(lights.size()));
+        for (size_t i = 0; i < lights.size(); ++i) pick_pmf.push_back(pick_cdf[i + 1] - pick_cdf[i]);
+        view.light_selection = LightSelectionView{pick_cdf.data(), pick_pmf.data(), view.num_lights};
         view.environment_light = int32_t(lights.size() - 1);
         view.scene_sphere = SceneSphere{{1.5f, 1.5f, 0.0f}, 4.0f};
         for (const Triangle& t : triangles) {

@@ -29,7 +29,7 @@ WF_HD_INLINE LightSubpathStart start_light_subpath(const SceneView& scene, uint3
                                                    float u2, float u3, const VcmWeights& weights) {
     LightSubpathStart s;
     const Light& light = scene.lights[light_id];
-    const float pick = scene.light_pick_prob();
+    const float pick = scene.light_pick_prob(light_id);
     EmissionSample es = emit(light, scene.emitters(), u0, u1, u2, u3);
     float emission_pdf_w = es.pdf_emission_w * pick;
     float direct_pdf_a = es.pdf_direct_a * pick;

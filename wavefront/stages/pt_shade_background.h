@@ -21,7 +21,7 @@ void pt_shade_background(Backend& backend, const SceneView& scene, const CameraP
         if (is_black(e.radiance)) return;
         float weight = 1.0f;
         if (p.path_length[slot] > 1 && !p.last_specular[slot])  // the environment's pdf is per solid angle
-            weight = mis_balance(p.last_pdf_w[slot], e.pdf_direct_a * scene.light_pick_prob());
+            weight = mis_balance(p.last_pdf_w[slot], e.pdf_direct_a * scene.light_pick_prob(uint32_t(scene.environment_light)));
         p.radiance[slot] += p.throughput[slot] * e.radiance * weight;
     });
 }

@@ -30,8 +30,8 @@ WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slo
                                          const BsdfT& bsdf, const SurfacePoint& sp,
                                          const WorkQueue<ShadowRayView>& shadow) {
     const CameraPathView& p = ctx.paths;
-    const float pick = ctx.scene.light_pick_prob();
-    uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
+    const uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
+    const float pick = ctx.scene.light_pick_prob(light_id);
     DirectSample ds = illuminate(ctx.scene.lights[light_id], ctx.scene.emitters(), sp.p,
                                  rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
     if (is_black(ds.radiance)) return;
@@ -82,7 +82,7 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
                     // The light's cosine is the geometric one (the BSDF's frame may be a shading normal).
                     const float cos_light = fabsf(dot(p.ray_dir[slot], sp.ng));
                     float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, p.hit_t[slot], cos_light);
-                    weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.scene.light_pick_prob());
+                    weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.scene.light_pick_prob(uint32_t(v.info.light)));
                 }
                 p.radiance[slot] += throughput * e.radiance * weight;
             }

@@ -26,7 +26,8 @@ void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<Camera
             EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot],
                                            v.sp.p, p.ray_dir[slot]);
             if (!is_black(e.radiance)) {
-                float w = vcm_emitter_weight(ctx, length, p.specular_path[slot], mis, e.pdf_direct_a, e.pdf_emission_w);
+                float w = vcm_emitter_weight(ctx, uint32_t(v.info.light), length, p.specular_path[slot], mis, e.pdf_direct_a,
+                                             e.pdf_emission_w);
                 p.radiance[slot] += p.throughput[slot] * e.radiance * w;
             }
         }

@@ -1,0 +1,83 @@
+// Which light a next-event sample or a light sub-path starts from: picked from a
+// discrete distribution over the scene's lights, in proportion to an estimate of each
+// light's emitted power (or uniformly, SmallVCM's choice, with --light-selection uniform).
+// Every estimator and every MIS weight that involves a light's pick probability reads it
+// from LightSelectionView::prob, so sampling and weighting agree by construction.
+//
+// The distribution is a float cdf over the lights (built on the backend by
+// materials/light_selection_build.h): light i is picked for u in [cdf[i], cdf[i+1]), and
+// its probability is stored as exactly that step, cdf[i+1] - cdf[i], the probability
+// the search gives it, not the (slightly different) ratio of powers. A light whose step
+// rounds to 0 is never picked and has probability 0: a path that hits it keeps the full
+// MIS weight of BSDF sampling, so the estimate stays unbiased.
+//
+// Power (W, materials' luminance of the RGB), an estimate that only shapes the
+// distribution; any positive value keeps every estimator unbiased:
+//   area (one-sided)   pi * area * L
+//   point              4 pi * I
+//   directional        pi R^2 * E              (R: the scene's bounding-sphere radius,
+//   environment        pi R^2 * integral of L over the sphere   the disc particles start on)
+// With an environment image, its integral is the luminance integral of the texels (the
+// sampling distribution's total) times the mean of the light's RGB scale.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/hd.h"
+#include "engine/math.h"
+#include "engine/scene_types.h"
+#include "materials/emitters.h"
+
+namespace wf {
+
+struct LightSelectionView {
+    const float* cdf = nullptr;  // num_lights + 1: cdf[0] = 0, cdf[num_lights] = 1, non-decreasing
+    const float* pmf = nullptr;  // num_lights: cdf[i + 1] - cdf[i]
+    uint32_t num_lights = 0;
+
+    WF_HD float prob(uint32_t light) const { return pmf[light]; }
+
+    // The light whose cdf step holds u in [0, 1): cdf[i] <= u < cdf[i + 1], so a light of
+    // probability 0 is never returned. num_lights must be > 0.
+    WF_HD uint32_t pick(float u) const {
+        uint32_t lo = 0, hi = num_lights;  // cdf[lo] <= u < cdf[hi]
+        while (hi - lo > 1) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (cdf[mid] <= u) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+};
+
+// Integral over the sphere of the luminance of an environment image's texels: the sum
+// of the sampling weights (luminance x sin theta at row centres) times the texel's
+// (theta, phi) extent. Needs the build's total (EnvironmentMapView::total_weight).
+WF_HD_INLINE double environment_map_luminance_integral(const EnvironmentMapView& map) {
+    const double pi = 3.14159265358979323846;
+    return *map.total_weight * (pi / double(map.height)) * (2.0 * pi / double(map.width));
+}
+
+// The power estimate of the top of this file; >= 0 and finite for valid lights.
+WF_HD_INLINE double light_power(const Light& light, const EmitterContext& ctx) {
+    const double pi = 3.14159265358979323846;
+    const double lum = fmax(double(luminance(light.radiance)), 0.0);
+    const double r = double(ctx.scene_sphere.radius);
+    switch (light.type) {
+    case LightType::Area: return pi * lum / double(emitter_inv_area(ctx, light.prim));
+    case LightType::Point: return 4.0 * pi * lum;
+    case LightType::Directional: return pi * r * r * lum;
+    case LightType::Environment: {
+        // A gradient's mean over the sphere is its radiance (the slope term averages out).
+        double integral = 4.0 * pi * lum;
+        if (ctx.environment_map.valid()) {
+            const Vec3f& s = light.radiance;
+            integral = fmax(double(s.x + s.y + s.z) / 3.0, 0.0) * environment_map_luminance_integral(ctx.environment_map);
+        }
+        return pi * r * r * integral;
+    }
+    }
+    return 0.0;
+}
+
+}  // namespace wf
