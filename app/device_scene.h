@@ -61,6 +61,7 @@ public:
         view_.geometry.num_spheres = uint32_t(scene.spheres.size());
         view_.geometry.prims = prims_.data();
         view_.materials = materials_.data();
+        view_.num_materials = uint32_t(scene.materials.size());
         view_.has_gltf_materials = false;
         for (const Material& m : scene.materials) view_.has_gltf_materials |= m.type == MaterialType::GltfPbr;
         view_.shading = ShadingAttributesView{shading_vertices_.size() ? shading_vertices_.data() : nullptr, normals_.data(), uvs_.data(), uvs1_.data(),

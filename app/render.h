@@ -31,6 +31,8 @@ struct RenderOptions {
     // Threads of the CPU backend (--threads); 0: every hardware thread. The CUDA backend
     // ignores it: the GPU's parallelism is its own.
     uint32_t cpu_threads = 0;
+    // pt: sort hits by material before shading (a benchmark knob; the image is the same).
+    MaterialSortMode material_sort = MaterialSortMode::Auto;
     // Called after each completed iteration (sample pass) with (iterations done, total).
     std::function<void(uint32_t, uint32_t)> progress;
 };

@@ -68,6 +68,11 @@ struct RenderSettings {
     std::string light_selection = "power";
 };
 
+// Whether pt sorts each bounce's surface queue by material before shading
+// (wavefront/stages/sort_by_material.h): a benchmark knob, the image is the same.
+// Auto: where bench/NOTES.md measured it faster.
+enum class MaterialSortMode : uint8_t { Auto, On, Off };
+
 // The names of LightSelectionMode, in its order: --light-selection and render.light_selection.
 inline constexpr std::string_view kLightSelectionNames[] = {"power", "uniform"};
 

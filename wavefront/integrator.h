@@ -23,6 +23,7 @@ struct RenderResources {
     // Paths traced at once (state memory); 0 lets the integrator choose. The image does not depend on it.
     uint32_t max_wave_paths = 0;
     bool count_events = false;           // count light vertices, connections, merges (--stats)
+    MaterialSortMode material_sort = MaterialSortMode::Auto;
 };
 
 template <class Backend>

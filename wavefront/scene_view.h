@@ -18,6 +18,7 @@ namespace wf {
 struct SceneView {
     GeometryView geometry;
     const Material* materials;
+    uint32_t num_materials;
     bool has_gltf_materials;        // some material is MaterialType::GltfPbr (pt then shades with SurfaceBsdf)
     ShadingAttributesView shading;  // mesh normals, UVs, tangents, colours
     TextureView textures;

@@ -18,6 +18,7 @@
 #include "wavefront/stages/intersect_shadow.h"
 #include "wavefront/stages/pt_shade_background.h"
 #include "wavefront/stages/pt_shade_surface.h"
+#include "wavefront/stages/sort_by_material.h"
 
 namespace wf {
 
@@ -36,6 +37,15 @@ public:
         // One NEE shadow ray per path per bounce at most.
         shadow_rays_.allocate(wave_size_);
         counters_.allocate(s.max_depth);
+        sort_materials_ = sorts_materials(res.material_sort, res.scene);
+        if (sort_materials_) material_sort_.allocate(wave_size_, res.scene.num_materials);
+    }
+
+    // Auto: never so far. On an H100 (bench/NOTES.md) sorting cost more than it saved on
+    // every scene measured, glTF models with 1 to N materials included.
+    static bool sorts_materials(MaterialSortMode mode, const SceneView& scene) {
+        (void)scene;
+        return mode == MaterialSortMode::On;
     }
 
     uint32_t max_batch() const override { return batch_; }
@@ -92,6 +102,7 @@ private:
             pt_shade_background(backend_, scene, paths, escaped);
             // Two instantiations: SmallVCM's and the rtiow materials alone keep the lean
             // shading kernel; glTF materials need the dispatching one (4-5% slower on H100).
+            if (sort_materials_) surface = material_sort_.sort(backend_, scene, paths, surface);
             if (scene.has_gltf_materials) pt_shade_surface<SurfaceBsdf>(backend_, shade, surface, shadow);
             else pt_shade_surface<Bsdf>(backend_, shade, surface, shadow);
             intersect_shadow(backend_, "intersect_shadow", scene.geometry, shadow, film);
@@ -108,6 +119,8 @@ private:
     ShadowRayStorage<Backend> shadow_rays_;
     typename Backend::template Buffer<uint32_t> active_items_, surface_items_, escaped_items_;
     BounceCounters<Backend> counters_;
+    MaterialSort<Backend> material_sort_;
+    bool sort_materials_ = false;
     uint32_t num_pixels_ = 0, wave_size_ = 0, batch_ = 1;
 };
 

@@ -1,0 +1,59 @@
+// The optional material sort of pt's surface queue (wavefront/stages/sort_by_material.h):
+// the queue comes out as a stable permutation in material order, entries past the size
+// stay behind the real ones, and a render is the same image with and without it.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "app/render.h"
+#include "engine/backend/cpu_backend.h"
+#include "io/scene_loader.h"
+#include "tests/common/source_dir.h"
+#include "wavefront/stages/sort_by_material.h"
+
+namespace wf {
+namespace {
+
+TEST(MaterialSort, QueueBecomesAStablePermutationInMaterialOrder) {
+    CpuBackend backend;
+    const std::vector<PrimInfo> prims = {{2, -1, 0}, {0, -1, 0}, {1, -1, 0}, {2, -1, 0}, {0, -1, 0}, {1, -1, 0}};
+    SceneView scene{};
+    scene.geometry.prims = prims.data();
+    scene.num_materials = 3;
+    CameraPathStorage<CpuBackend> paths;
+    paths.allocate(8);
+    CameraPathView view = paths.view();
+    for (uint32_t slot = 0; slot < 6; ++slot) view.hit_prim[slot] = slot;  // slot s hit primitive s
+    std::vector<uint32_t> items = {5, 4, 3, 2, 1, 0, 77, 99};  // 77, 99: past the size
+    uint32_t size = 6;
+    MaterialSort<CpuBackend> sort;
+    sort.allocate(8, scene.num_materials);
+    SlotQueue<CameraPathView> sorted = sort.sort(backend, scene, view, {items.data(), &size, 8});
+    EXPECT_EQ(sorted.size, &size);
+    // Materials 0, 0, 1, 1, 2, 2; within one material the queue's order (5 4 3 2 1 0).
+    const std::vector<uint32_t> expected = {4, 1, 5, 2, 3, 0};
+    for (uint32_t i = 0; i < 6; ++i) EXPECT_EQ(sorted.items[i], expected[i]) << "entry " << i;
+}
+
+TEST(MaterialSort, RenderIsTheSameImageSortedOrNot) {  // ~2 s
+    HostScene scene = load_scene(test::source_dir() + "/tests/data/gltf/TextureSettingsTest/TextureSettingsTest.glb");
+    ASSERT_GT(scene.materials.size(), 3u);
+    RenderOptions o;
+    o.settings = scene.settings;
+    o.settings.width = o.settings.height = 48;
+    o.settings.spp = 2;
+    o.backend = BackendKind::Cpu;
+    o.material_sort = MaterialSortMode::Off;
+    const Image unsorted = render(scene, o).image;
+    o.material_sort = MaterialSortMode::On;
+    const Image sorted = render(scene, o).image;
+    ASSERT_EQ(sorted.pixels.size(), unsorted.pixels.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < sorted.pixels.size(); ++i)
+        differ += !(sorted.pixels[i].x == unsorted.pixels[i].x && sorted.pixels[i].y == unsorted.pixels[i].y &&
+                    sorted.pixels[i].z == unsorted.pixels[i].z);
+    EXPECT_EQ(differ, 0u);
+}
+
+}  // namespace
+}  // namespace wf
