@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/aov.h"
 #include "engine/camera.h"
 #include "engine/host_environment_map.h"
 #include "engine/scene_types.h"
@@ -62,6 +63,8 @@ struct RenderSettings {
     // own), and the exposure in stops applied before it.
     std::string tonemap = "none";
     float exposure = 0.0f;
+    // AOV layers to render next to the beauty (engine/aov.h; --aov, render.aov): EXR output only.
+    AovSet aovs = 0;
 };
 
 // An indexed triangle mesh in world space, as a mesh shape or mesh file was loaded,
