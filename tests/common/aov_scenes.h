@@ -48,6 +48,19 @@ inline HostScene aov_plane_scene(Vec3f kd, uint32_t size, bool facing_camera) {
     return s;
 }
 
+// The plane with a glTF metallic-roughness material of base colour `base` (a metal,
+// roughness 0.5), single- or double-sided.
+inline HostScene aov_gltf_plane_scene(Vec3f base, uint32_t size, bool facing_camera, bool double_sided) {
+    HostScene scene = aov_plane_scene(Vec3f(0.0f), size, facing_camera);
+    Material& m = scene.materials[0];
+    m.type = MaterialType::GltfPbr;
+    m.pbr.base_color = base;
+    m.pbr.metallic = 1.0f;
+    m.pbr.roughness = 0.5f;
+    m.two_sided = double_sided ? 1 : 0;
+    return scene;
+}
+
 // A unit sphere at the origin, which covers the middle of the film and leaves the corners.
 inline HostScene aov_sphere_scene(Vec3f kd, uint32_t size) {
     HostScene s = aov_base_scene(kd, size);

@@ -51,6 +51,8 @@ TEST(AovCuda, CpuAndGpuAovsAgree) {
     expect_aovs_agree(test::aov_sphere_scene(Vec3f(0.9f, 0.4f, 0.1f), 32), "pt", "sphere pt");
     expect_aovs_agree(test::aov_sphere_scene(Vec3f(0.9f, 0.4f, 0.1f), 32), "bpt", "sphere bpt");
     expect_aovs_agree(test::aov_plane_scene(Vec3f(0.2f, 0.5f, 0.8f), 24, false), "pt", "plane from behind");
+    expect_aovs_agree(test::aov_gltf_plane_scene(Vec3f(0.3f, 0.6f, 0.9f), 24, false, false), "pt",
+                      "glTF single-sided plane from behind");
 }
 
 TEST(AovCuda, PlaneAovsMatchTheClosedForm) {

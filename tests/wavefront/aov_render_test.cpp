@@ -55,6 +55,26 @@ void check_plane(bool facing_camera) {
 TEST(AovRender, DiffusePlaneHeadOnGivesAlbedoNormalAndRayDistance) { check_plane(true); }
 TEST(AovRender, PlaneSeenFromBehindHasItsNormalTurnedToTheCamera) { check_plane(false); }
 
+// glTF materials (the dispatching BSDF's instantiation of the stage): the albedo is the
+// base colour, for a metal too, and the normal faces the camera, also where a single-sided
+// material is seen from behind (an invalid BSDF: the geometric normal, turned).
+TEST(AovRender, GltfMaterialGivesItsBaseColourAndACameraFacingNormal) {
+    const uint32_t size = 8;
+    const Vec3f base(0.3f, 0.6f, 0.9f);
+    for (bool double_sided : {true, false})
+        for (bool facing_camera : {true, false}) {
+            const HostScene scene = test::aov_gltf_plane_scene(base, size, facing_camera, double_sided);
+            const RenderResult r = render_aovs(scene, 4, test::kAllAovs);
+            const Image& albedo = test::aov_layer(r, "albedo");
+            const Image& normal = test::aov_layer(r, "normal");
+            for (uint32_t i = 0; i < size * size; ++i)
+                for (int c = 0; c < 3; ++c) {
+                    ASSERT_NEAR(albedo.pixels[i][c], base[c], 1e-6) << double_sided << facing_camera;
+                    ASSERT_NEAR(normal.pixels[i][c], c == 2 ? 1.0f : 0.0f, 1e-6) << double_sided << facing_camera;
+                }
+        }
+}
+
 // Pixels wholly on the sphere hold the pixel average of its analytic normal and depth;
 // pixels wholly off it (escaped rays) hold 0 in every AOV.
 TEST(AovRender, SphereNormalAndDepthMatchTheClosedFormAndEscapedPixelsAreZero) {
