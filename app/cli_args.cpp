@@ -18,7 +18,7 @@ namespace {
 constexpr std::string_view kRenderOptions[] = {
     "-o",     "--output",      "--spp",  "--time",    "--width",      "--height",     "--max-depth", "--seed",
     "--integrator", "--light-paths", "--backend", "--stats", "--max-memory", "--threads", "--quiet", "-q", "--help",
-    "-h", "--tonemap", "--exposure", "--env", "--camera", "--light-selection"};
+    "-h", "--tonemap", "--exposure", "--env", "--camera", "--light-selection", "--aov"};
 
 // The largest --max-memory: 2^40 MiB (an exbibyte) keeps the byte count far from overflow.
 constexpr uint64_t kMaxMemoryMib = uint64_t(1) << 40;
@@ -41,7 +41,7 @@ std::string build_usage() {
            "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--threads N]\n"
            "                  [--tonemap " + curves + "] [--exposure EV]\n"
            "                  [--env MAP.hdr|.exr] [--camera N] [--light-selection power|uniform]\n"
-           "                  [--stats FILE.json] [--quiet]\n"
+           "                  [--aov albedo,normal,depth] [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends, the GPU code of this build and the devices\n"
            "  wavefront --help | --version\n"
            "SCENE: a scene file (.json) or a mesh file (.obj, .ply, .gltf, .glb). An OBJ or PLY file\n"
@@ -63,6 +63,10 @@ std::string build_usage() {
            "(intensity 1, no rotation, up +y; docs/scene-format.md).\n"
            "--light-selection picks the light of each light sample in proportion to its power\n"
            "(default) or uniformly (SmallVCM's choice; render.light_selection in a scene).\n"
+           "--aov adds layers to an .exr output (OUT then defaults to out/<scene name>.exr): the\n"
+           "albedo (albedo.R/G/B), shading normal facing the camera (normal.X/Y/Z) and ray distance\n"
+           "(depth.Z) of the first surface each camera ray hits, averaged over the pixel's samples;\n"
+           "0 where the ray leaves the scene (docs/aov.md). Not with lt, which traces no camera rays.\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 
@@ -120,6 +124,28 @@ const std::string& cli_usage() {
     return usage;
 }
 
+AovSet parse_aov_list(const std::string& flag, const std::string& text) {
+    AovSet set = 0;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = text.find(',', start);
+        const std::string entry = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const AovInfo* info = find_aov(entry);
+        if (!info)
+            throw UsageError(flag + ": unknown AOV '" + entry + "' in '" + text + "' (expected a comma-separated list of " +
+                             aov_name_list() + ")" + scene_json::suggestion(entry, kAovNames));
+        set |= aov_bit(info->aov);
+        if (comma == std::string::npos) return set;
+        start = comma + 1;
+    }
+}
+
+void check_aov_output(AovSet aovs, const std::string& output, const std::string& asked_by) {
+    if (aovs && !is_exr_path(output))
+        throw UsageError(asked_by + ": AOV layers need an OpenEXR output, but the output is '" + output +
+                         "' (PNG and .hdr hold one RGB image); use -o OUT.exr");
+}
+
 uint64_t parse_max_memory_mib(const std::string& source, const std::string& text) {
     errno = 0;
     char* end = nullptr;
@@ -174,6 +200,7 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--tonemap") out.tonemap = value();
         else if (a == "--exposure") out.exposure = parse_exposure(a, value());
         else if (a == "--light-selection") out.light_selection = value();
+        else if (a == "--aov") out.aovs = parse_aov_list(a, value());
         else if (a == "--quiet" || a == "-q") out.quiet = true;
         else if (a == "--backend") out.backend = parse_backend(value());
         else if (a == "-h" || a == "--help") {

@@ -33,6 +33,7 @@ struct CliArgs {
     std::optional<std::string> tonemap;      // --tonemap: a name of io/tonemap.h's kToneCurves (PNG only)
     std::optional<float> exposure;           // --exposure: stops, |EV| <= kMaxExposureStops (PNG only)
     std::optional<std::string> light_selection;  // --light-selection: a name of kLightSelectionNames (engine/scene.h)
+    std::optional<AovSet> aovs;              // --aov: AOV layers (engine/aov.h; EXR output only)
     BackendKind backend = BackendKind::Auto;
     std::string stats_path;
     std::optional<uint32_t> camera;          // --camera: which of a glTF file's cameras (HostScene::file_cameras)
@@ -48,6 +49,14 @@ CliArgs parse_cli_args(const std::vector<std::string>& args);
 uint64_t parse_max_memory_mib(const std::string& source, const std::string& text);
 
 const std::string& cli_usage();
+
+// The AOV set a comma-separated list of engine/aov.h names (--aov's value) names; throws
+// UsageError naming `flag` and the bad entry. Repeated names count once.
+AovSet parse_aov_list(const std::string& flag, const std::string& text);
+
+// Throws UsageError unless `output` can hold the AOVs of `aovs` (an .exr file, or no AOVs).
+// `asked_by` names where they were asked for ("--aov", "scene.json: /render/aov").
+void check_aov_output(AovSet aovs, const std::string& output, const std::string& asked_by);
 
 // A file the render will write, and the flag that named it (for messages).
 struct RenderOutput {

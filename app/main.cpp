@@ -97,6 +97,7 @@ int run_render(const wf::CliArgs& args) {
     if (args.tonemap) options.settings.tonemap = *args.tonemap;
     if (args.exposure) options.settings.exposure = *args.exposure;
     if (args.light_selection) options.settings.light_selection = *args.light_selection;
+    if (args.aovs) options.settings.aovs = *args.aovs;
     const wf::ToneCurveInfo* curve = wf::find_tone_curve(options.settings.tonemap);
     if (!curve)  // the loader and the CLI check the name; this is the last line of defence
         throw wf::UsageError(args.scene_path + ": /render/tonemap: unknown tone curve '" + options.settings.tonemap +
@@ -126,8 +127,11 @@ int run_render(const wf::CliArgs& args) {
     // Every output is checked before the render, so a bad one costs no rendering time
     // and none can overwrite an input: the scene file or a mesh file it read.
     std::string output = args.output_path;
-    if (output.empty()) output = "out/" + std::filesystem::path(args.scene_path).stem().string() + ".png";
+    if (output.empty())  // AOV layers need OpenEXR
+        output = "out/" + std::filesystem::path(args.scene_path).stem().string() +
+                 (options.settings.aovs ? ".exr" : ".png");
     check_output_extension(output);
+    wf::check_aov_output(options.settings.aovs, output, args.aovs ? "--aov" : args.scene_path + ": /render/aov");
     std::vector<wf::RenderOutput> outputs = {{args.output_path.empty() ? "output" : "-o", output}};
     if (!args.stats_path.empty()) outputs.push_back({"--stats", args.stats_path});
     wf::check_render_outputs(scene.input_files, outputs);
@@ -150,7 +154,7 @@ int run_render(const wf::CliArgs& args) {
     if (!backend.warning.empty()) result.warnings.insert(result.warnings.begin(), backend.warning);  // for --stats
 
     const auto write_start = std::chrono::steady_clock::now();
-    wf::write_image(output, result.image, tone);
+    wf::write_image(output, result.image, tone, result.aovs);
     const double image_write_seconds = seconds_since(write_start);
     if (!args.stats_path.empty()) {
         wf::write_file_replacing(args.stats_path,

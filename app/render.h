@@ -39,6 +39,7 @@ struct RenderOptions {
 
 struct RenderResult {
     Image image;             // mean radiance per pixel, linear, W/sr/m^2
+    std::vector<ImageLayer> aovs;  // RenderSettings::aovs in engine/aov.h's order (kAovs), named as there
     std::string backend;     // "cpu" or "cuda"
     std::string device;      // GPU name or CPU thread count
     double render_seconds = 0.0;  // sample passes only (no BVH build/upload)

@@ -32,7 +32,7 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     Film<Backend> film;
     {
         MemoryCounter::Phase phase(backend.memory(), "film");
-        film.allocate(settings.width, settings.height);
+        film.allocate(settings.width, settings.height, settings.aovs);
     }
     backend.synchronize();
     auto t2 = Clock::now();
@@ -77,6 +77,12 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     std::vector<Vec3f> pixels = film.resolve(iterations ? 1.0 / double(iterations) : 0.0);
     result.image = Image(settings.width, settings.height);
     result.image.pixels = std::move(pixels);
+    for (const AovInfo& info : kAovs) {  // averaged over the samples as the beauty is
+        if (!has_aov(settings.aovs, info.aov)) continue;
+        ImageLayer layer{std::string(info.name), std::string(info.channels), Image(settings.width, settings.height)};
+        layer.image.pixels = film.resolve_aov(info.aov, iterations ? 1.0 / double(iterations) : 0.0);
+        result.aovs.push_back(std::move(layer));
+    }
     result.backend = Backend::kName;
     result.device = backend.device_name();
     result.render_seconds = seconds;

@@ -94,8 +94,14 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
     return "";
 }
 
-// Why `settings` are out of reach for `kind` (sizes the engine cannot index), or "".
+// lt traces no camera rays, so it has no first hits to write AOVs (engine/aov.h) from.
+inline constexpr const char* kLtAovProblem =
+    "AOVs (--aov, render.aov) need camera rays, which lt does not trace; use pt, bpt, ppm, bpm or vcm";
+
+// Why `settings` are out of reach for `kind` (sizes the engine cannot index, AOVs it
+// cannot write), or "".
 inline std::string integrator_settings_problem(IntegratorKind kind, const RenderSettings& settings) {
+    if (settings.aovs && kind == IntegratorKind::Lt) return kLtAovProblem;
     if (kind == IntegratorKind::Pt) return "";
     uint64_t light_paths = settings.light_paths ? settings.light_paths : uint64_t(settings.width) * settings.height;
     uint64_t entries = light_paths * (settings.max_depth > 1 ? settings.max_depth - 1 : 1);

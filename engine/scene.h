@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/aov.h"
 #include "engine/camera.h"
 #include "engine/host_environment_map.h"
 #include "engine/scene_types.h"
@@ -66,6 +67,8 @@ struct RenderSettings {
     float exposure = 0.0f;
     // How lights are picked (materials/light_selection.h): a name of kLightSelectionNames.
     std::string light_selection = "power";
+    // AOV layers to render next to the beauty (engine/aov.h; --aov, render.aov): EXR output only.
+    AovSet aovs = 0;
 };
 
 // Whether pt sorts each bounce's surface queue by material before shading

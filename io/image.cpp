@@ -40,10 +40,15 @@ std::string one_line(std::string s) {
     throw ImageError(one_line(std::string(op) + ": " + path + ": " + problem));
 }
 
-ImageFormat format_from_extension(const char* op, const std::string& path) {
+std::string lower_case_extension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+ImageFormat format_from_extension(const char* op, const std::string& path) {
+    const std::string ext = lower_case_extension(path);
     if (ext == ".png") return ImageFormat::png;
     if (ext == ".hdr") return ImageFormat::hdr;
     if (ext == ".exr") return ImageFormat::exr;
@@ -228,15 +233,26 @@ Bytes encode_hdr(const Image& image) {
 
 }  // namespace image_codecs
 
-void write_image(const std::string& path, const Image& image, const ToneMap& tone) {
+void write_image(const std::string& path, const Image& image, const ToneMap& tone,
+                 const std::vector<ImageLayer>& layers) {
     const ImageFormat format = format_from_extension("write_image", path);
     check_writable_image(path, image);
+    if (!layers.empty() && format != ImageFormat::exr)
+        fail("write_image", path, "layers (" + layers[0].name + ", ...) need an .exr file");
+    for (const ImageLayer& layer : layers) {
+        if (layer.channels.empty() || layer.channels.size() > 3)
+            fail("write_image", path, "layer '" + layer.name + "' has " + std::to_string(layer.channels.size()) +
+                                          " channels (expected 1 to 3)");
+        if (layer.image.width != image.width || layer.image.height != image.height ||
+            layer.image.pixels.size() != image.pixels.size())
+            fail("write_image", path, "layer '" + layer.name + "' is not the image's size");
+    }
     Bytes data;
     try {
         switch (format) {
             case ImageFormat::png: data = image_codecs::encode_png(image, tone); break;
             case ImageFormat::hdr: data = image_codecs::encode_hdr(image); break;
-            case ImageFormat::exr: data = image_codecs::encode_exr(image); break;
+            case ImageFormat::exr: data = image_codecs::encode_exr(image, layers); break;
         }
     } catch (const ImageError& e) {
         fail("write_image", path, e.what());
@@ -280,5 +296,7 @@ Image read_image(const std::string& path) {
 }
 
 void check_image_extension(const std::string& path) { format_from_extension("output", path); }
+
+bool is_exr_path(const std::string& path) { return lower_case_extension(path) == ".exr"; }
 
 }  // namespace wf

@@ -52,10 +52,25 @@ struct Image {
     bool empty() const { return pixels.empty(); }
 };
 
+// A layer of an OpenEXR file beside the beauty's R, G, B (the AOVs of engine/aov.h):
+// channel `name`.<letter> for each letter of `channels`, taken from the pixels' x, y, z in
+// order ("RGB" -> albedo.R, albedo.G, albedo.B; "Z" -> depth.Z from x), float32.
+struct ImageLayer {
+    std::string name;
+    std::string channels;  // 1 to 3 letters
+    Image image;           // the beauty's size
+};
+
 // Writes `image` to `path`, format by extension. `tone` (curve and exposure) shapes PNG output
-// only; .hdr and .exr always store the unscaled linear values. The file is replaced as
-// write_file_replacing does: a failed write leaves what was there before.
-void write_image(const std::string& path, const Image& image, const ToneMap& tone = {});
+// only; .hdr and .exr always store the unscaled linear values. `layers` need an .exr path
+// (PNG and Radiance HDR hold one RGB image): elsewhere they are an error. The file is
+// replaced as write_file_replacing does: a failed write leaves what was there before.
+void write_image(const std::string& path, const Image& image, const ToneMap& tone = {},
+                 const std::vector<ImageLayer>& layers = {});
+
+// True when `path` names an OpenEXR file (extension .exr, any case): the only format
+// that holds ImageLayers.
+bool is_exr_path(const std::string& path);
 
 // Writes `bytes` to `path` so that `path` never holds a part of them: they go to a
 // temporary file in the same folder (".NAME.tmp-PID-N"), flushed to disk and renamed over

@@ -13,7 +13,7 @@ using Bytes = std::vector<uint8_t>;
 
 Bytes encode_png(const Image& image, const ToneMap& tone);  // io/image_stb.cpp
 Bytes encode_hdr(const Image& image);                      // io/image.cpp (own RGBE writer)
-Bytes encode_exr(const Image& image);                      // io/image_exr.cpp
+Bytes encode_exr(const Image& image, const std::vector<ImageLayer>& layers);  // io/image_exr.cpp
 
 Image decode_png(const Bytes& file);  // io/image_stb.cpp
 Image decode_hdr(const Bytes& file);  // io/image_stb.cpp

@@ -74,42 +74,53 @@ private:
 
 }  // namespace
 
-Bytes encode_exr(const Image& image) {
-    // Channels stored B, G, R: OpenEXR keeps channels sorted by name, and readers expect it.
+Bytes encode_exr(const Image& image, const std::vector<ImageLayer>& layers) {
+    // One float plane per channel: the beauty's R, G, B and each layer's `name`.<letter>,
+    // stored sorted by name (OpenEXR keeps channels sorted, and readers expect it: "B",
+    // "G", "R", then "albedo.B", ... since upper case sorts first).
+    struct Plane {
+        std::string name;
+        std::vector<float> values;
+    };
     const size_t n = image.pixel_count();
-    std::vector<float> planes[3];
-    for (auto& plane : planes) plane.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-        planes[0][i] = image.pixels[i].z;
-        planes[1][i] = image.pixels[i].y;
-        planes[2][i] = image.pixels[i].x;
+    std::vector<Plane> planes;
+    auto add_plane = [&](std::string name, const Image& from, int component) {
+        Plane p{std::move(name), std::vector<float>(n)};
+        for (size_t i = 0; i < n; ++i) p.values[i] = from.pixels[i][component];
+        planes.push_back(std::move(p));
+    };
+    for (int c = 0; c < 3; ++c) add_plane(std::string(1, "RGB"[c]), image, c);
+    for (const ImageLayer& layer : layers)
+        for (size_t c = 0; c < layer.channels.size(); ++c)
+            add_plane(layer.name + "." + layer.channels[c], layer.image, int(c));
+    std::sort(planes.begin(), planes.end(), [](const Plane& a, const Plane& b) { return a.name < b.name; });
+
+    const int count = int(planes.size());
+    std::vector<unsigned char*> plane_ptrs(planes.size());
+    std::vector<EXRChannelInfo> channels(planes.size());
+    std::vector<int> pixel_types(planes.size(), TINYEXR_PIXELTYPE_FLOAT);  // type of the data we pass
+    std::vector<int> requested_pixel_types(planes.size(), TINYEXR_PIXELTYPE_FLOAT);  // type stored in the file
+    for (size_t c = 0; c < planes.size(); ++c) {
+        plane_ptrs[c] = reinterpret_cast<unsigned char*>(planes[c].values.data());
+        if (planes[c].name.size() >= sizeof(channels[c].name))
+            throw ImageError("OpenEXR channel name '" + planes[c].name + "' is too long");
+        std::memset(channels[c].name, 0, sizeof(channels[c].name));
+        std::memcpy(channels[c].name, planes[c].name.data(), planes[c].name.size());
     }
-    unsigned char* plane_ptrs[3] = {reinterpret_cast<unsigned char*>(planes[0].data()),
-                                    reinterpret_cast<unsigned char*>(planes[1].data()),
-                                    reinterpret_cast<unsigned char*>(planes[2].data())};
 
     EXRImage exr_image;
     InitEXRImage(&exr_image);
-    exr_image.images = plane_ptrs;
-    exr_image.num_channels = 3;
+    exr_image.images = plane_ptrs.data();
+    exr_image.num_channels = count;
     exr_image.width = static_cast<int>(image.width);
     exr_image.height = static_cast<int>(image.height);
 
-    EXRChannelInfo channels[3] = {};
-    const char* names[3] = {"B", "G", "R"};
-    int pixel_types[3], requested_pixel_types[3];
-    for (int c = 0; c < 3; ++c) {
-        channels[c].name[0] = names[c][0];
-        channels[c].name[1] = '\0';
-        pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;            // type of the data we pass
-        requested_pixel_types[c] = TINYEXR_PIXELTYPE_FLOAT;  // type stored in the file
-    }
     EXRHeader header;
     InitEXRHeader(&header);  // line order increasing y: row 0 first, as in Image
-    header.num_channels = 3;
-    header.channels = channels;
-    header.pixel_types = pixel_types;
-    header.requested_pixel_types = requested_pixel_types;
+    header.num_channels = count;
+    header.channels = channels.data();
+    header.pixel_types = pixel_types.data();
+    header.requested_pixel_types = requested_pixel_types.data();
     header.compression_type = TINYEXR_COMPRESSIONTYPE_ZIP;
 
     unsigned char* memory = nullptr;

@@ -47,7 +47,7 @@ void read_film(const Reader& r, const Node& n, RenderSettings& s) {
 void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     r.expect_object(n, "render settings");
     r.check_keys(n, {"spp", "max_depth", "seed", "integrator", "light_paths", "radius_factor", "radius_alpha",
-                     "tonemap", "exposure", "light_selection"},
+                     "tonemap", "exposure", "light_selection", "aov"},
                  "render");
     if (auto v = r.member(n, "spp")) s.spp = r.integer(*v, 1, kMaxSpp);
     if (auto v = r.member(n, "max_depth")) s.max_depth = r.integer(*v, 1, kMaxPathDepth);
@@ -59,6 +59,12 @@ void read_render(const Reader& r, const Node& n, RenderSettings& s) {
     if (auto v = r.member(n, "tonemap")) s.tonemap = r.choice(*v, kToneCurveNames);
     s.exposure = r.real_or(n, "exposure", s.exposure, Interval{-kMaxExposureStops, kMaxExposureStops});
     if (auto v = r.member(n, "light_selection")) s.light_selection = r.choice(*v, kLightSelectionNames);
+    if (auto v = r.member(n, "aov")) {  // names of engine/aov.h; repeated names count once
+        r.expect_array(*v, "list of AOV names");
+        s.aovs = 0;
+        for (size_t i = 0; i < v->value->size(); ++i)
+            s.aovs |= aov_bit(find_aov(r.choice(r.element(*v, i), kAovNames))->aov);
+    }
 }
 
 // The float field of view (degrees) must give the camera a tangent T = tan(fov / 2) with

@@ -76,6 +76,12 @@ public:
                            bool camera_path, PhongHorizon phong_horizon = PhongHorizon::Reject) {
         Bsdf b;
         float cos_geo = -dot(ray_dir_world, geometric_normal);  // > 0: arrives on the normal's side
+        // The reflectances (and eta's sign: refraction) before any rejection, so that
+        // albedo() describes the material even where the BSDF is invalid.
+        b.kd_ = m.kd;
+        b.ks_ = m.ks;
+        b.km_ = m.km;
+        b.eta_ = cos_geo < 0.0f ? m.ior : 1.0f / m.ior;
         // Reject rays too parallel to the tangent plane.
         if (!(fabsf(cos_geo) >= kEpsCosine)) return b;
 
@@ -84,13 +90,9 @@ public:
         b.frame_ = Frame::from_z(n);
         b.local_fix_ = b.frame_.to_local(-ray_dir_world);
 
-        b.kd_ = m.kd;
-        b.ks_ = m.ks;
-        b.km_ = m.km;
         b.phong_exponent_ = m.phong_exponent;
         b.camera_path_ = camera_path;
         b.phong_horizon_ = phong_horizon;
-        b.eta_ = cos_geo < 0.0f ? m.ior : 1.0f / m.ior;
 
         // Lobe probabilities proportional to albedo (luminance); refraction albedo is 1.
         b.diffuse_cos3_ = m.type == MaterialType::RtiowLambertian;
@@ -134,6 +136,13 @@ public:
     WF_HD Vec3f normal() const { return frame_.z; }
     WF_HD const Frame& frame() const { return frame_; }
     WF_HD float fresnel() const { return fresnel_; }
+    // The material's reflectance colour for the albedo AOV (engine/aov.h): diffuse + glossy
+    // + mirror, refraction counting as 1 (a clear glass is white), clamped to [0, 1]. Defined
+    // for invalid BSDFs too (grazing or back-side hits): it describes the material.
+    WF_HD Vec3f albedo() const {
+        const Vec3f a = kd_ + ks_ + km_ + Vec3f(eta_ > 0.0f ? 1.0f : 0.0f);
+        return {clampf(a.x, 0.0f, 1.0f), clampf(a.y, 0.0f, 1.0f), clampf(a.z, 0.0f, 1.0f)};
+    }
 
     // Picks a lobe with u2, samples a direction with (u0, u1).
     WF_HD BsdfSample sample(float u0, float u1, float u2) const {

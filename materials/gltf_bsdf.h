@@ -111,6 +111,7 @@ public:
                                Vec3f geometric_normal, bool camera_path, bool double_sided,
                                GltfBaseFresnel base_fresnel = GltfBaseFresnel::HalfVector) {
         GltfBsdf b;
+        b.base_ = clamp01(p.base_color);  // before any rejection: albedo() holds everywhere
         float cos_geo = -dot(ray_dir_world, geometric_normal);  // > 0: arrives on the normal's side
         if (!(fabsf(cos_geo) >= kEpsCosine)) return b;
         const bool front = cos_geo > 0.0f;
@@ -128,7 +129,6 @@ public:
         b.local_fix_ = b.frame_.to_local(wo_world);
         b.local_fix_.z = fmaxf(b.local_fix_.z, kEpsCosine);
 
-        b.base_ = clamp01(p.base_color);
         b.specular_ = clampf(p.specular, 0.0f, 1.0f);
         float r = (p.ior - 1.0f) / (p.ior + 1.0f);
         b.f0_ = clamp01(max(p.specular_color, Vec3f(0.0f)) * (r * r));
@@ -174,6 +174,10 @@ public:
     WF_HD const Frame& frame() const { return frame_; }
     // The ray arrived from the side the geometric normal points to (outside of a volume).
     WF_HD bool front_side() const { return front_; }
+    // The base colour (factor x texture x vertex colour, clamped to [0, 1]) for the albedo
+    // AOV (engine/aov.h), whatever the metallic and transmission factors: a metal's
+    // reflectance colour is its base colour. Defined for invalid BSDFs too.
+    WF_HD Vec3f albedo() const { return base_; }
 
     // Picks a lobe with u2, samples a direction with (u0, u1).
     WF_HD BsdfSample sample(float u0, float u1, float u2) const {

@@ -33,6 +33,8 @@ public:
     WF_HD bool is_delta() const { return is_gltf_ ? gltf_.is_delta() : classic_.is_delta(); }
     WF_HD float continuation_prob() const { return is_gltf_ ? gltf_.continuation_prob() : classic_.continuation_prob(); }
     WF_HD float cos_theta_fix() const { return is_gltf_ ? gltf_.cos_theta_fix() : classic_.cos_theta_fix(); }
+    WF_HD Vec3f normal() const { return is_gltf_ ? gltf_.normal() : classic_.normal(); }
+    WF_HD Vec3f albedo() const { return is_gltf_ ? gltf_.albedo() : classic_.albedo(); }
     WF_HD Vec3f world_dir_fix() const { return is_gltf_ ? gltf_.world_dir_fix() : classic_.world_dir_fix(); }
     WF_HD BsdfSample sample(float u0, float u1, float u2) const {
         return is_gltf_ ? gltf_.sample(u0, u1, u2) : classic_.sample(u0, u1, u2);

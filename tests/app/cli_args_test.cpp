@@ -19,6 +19,15 @@ std::string usage_error_of(const std::vector<std::string>& args) {
     return "no error";
 }
 
+std::string scene_error_of(const std::string& json) {
+    try {
+        parse_scene(json, "inline.json", ".");
+    } catch (const SceneError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
 bool scene_loads(const std::string& json) {
     try {
         parse_scene(json, "inline.json", ".");
@@ -185,6 +194,26 @@ TEST(CliArgs, TonemapIsOneOfTheCurvesAndExposureAFiniteNumberOfStops) {
               std::string::npos);
     EXPECT_NE(cli_usage().find("[--tonemap none|aces|pbr-neutral|agx] [--exposure EV]"), std::string::npos);
     EXPECT_NE(cli_usage().find(".hdr and .exr files hold the linear radiance"), std::string::npos);
+}
+
+TEST(CliArgs, AovListIsASetOfKnownNames) {
+    EXPECT_FALSE(parse_cli_args({"render", "s.json"}).aovs);
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--aov", "depth"}).aovs, aov_bit(Aov::Depth));
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--aov", "normal,albedo,normal"}).aovs,
+              aov_bit(Aov::Normal) | aov_bit(Aov::Albedo));
+    EXPECT_EQ(*parse_cli_args({"render", "s.json", "--aov", "albedo,normal,depth"}).aovs, 7u);
+    for (const char* bad : {"", "Albedo", "albedo,", ",depth", "albedo;depth", "z"})
+        EXPECT_NE(usage_error_of({"render", "s.json", "--aov", bad}).find("--aov: unknown AOV"), std::string::npos)
+            << bad;
+    EXPECT_NE(usage_error_of({"render", "s.json", "--aov", "albedo,dpeth"}).find("'dpeth'"), std::string::npos);
+    EXPECT_NE(cli_usage().find("[--aov albedo,normal,depth]"), std::string::npos);
+    // render.aov: an array of the same names; the loader names the bad element.
+    EXPECT_EQ(parse_scene(R"({"render": {"aov": ["depth", "normal"]}})", "inline.json", ".").settings.aovs,
+              aov_bit(Aov::Depth) | aov_bit(Aov::Normal));
+    EXPECT_EQ(parse_scene(R"({"render": {}})", "inline.json", ".").settings.aovs, 0u);
+    EXPECT_NE(scene_error_of(R"({"render": {"aov": ["albedo", "dpeth"]}})").find("inline.json: /render/aov/1"),
+              std::string::npos);
+    EXPECT_NE(scene_error_of(R"({"render": {"aov": "albedo"}})").find("inline.json: /render/aov"), std::string::npos);
 }
 
 }  // namespace wf

@@ -13,28 +13,17 @@
 #include <string>
 
 #include "io/image.h"
+#include "tests/common/cli_run.h"
 
 namespace wf {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-    int exit_code = -1;
-    std::string stderr_text;
-};
+using test::CliRun;
 
 CliRun run_wavefront(const fs::path& dir, const std::string& args) {
-    const std::string err = (dir / "stderr.txt").string();
-    const std::string cmd = "'" + std::string(WF_BINARY) + "' " + args + " >/dev/null 2>'" + err + "'";
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000;
-    std::ifstream f(err);
-    std::stringstream s;
-    s << f.rdbuf();
-    r.stderr_text = s.str();
-    return r;
+    return test::run_wavefront_cli(args, (dir / "stderr.txt").string());
 }
 
 size_t lines(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }

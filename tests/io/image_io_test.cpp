@@ -41,9 +41,9 @@ std::string read_error_of(const std::string& path) {
     return "(no ImageError thrown)";
 }
 
-std::string write_error_of(const std::string& path, const Image& image) {
+std::string write_error_of(const std::string& path, const Image& image, const std::vector<ImageLayer>& layers = {}) {
     try {
-        write_image(path, image);
+        write_image(path, image, {}, layers);
     } catch (const ImageError& e) {
         return e.what();
     }
@@ -238,6 +238,26 @@ TEST_F(ImageIo, ExrRoundTripIsBitExact) {
         for (int c = 0; c < 3; ++c)
             ASSERT_EQ(std::bit_cast<uint32_t>(back.pixels[i][c]), std::bit_cast<uint32_t>(original.pixels[i][c]))
                 << "pixel " << i << " channel " << c;
+}
+
+// Layers (the AOVs) are extra EXR channels; the beauty reads back unchanged, and formats
+// with one RGB image or a layer of the wrong size or channel count are refused.
+TEST_F(ImageIo, ExrLayersLeaveTheBeautyAndOnlyExrTakesThem) {
+    const Image beauty = hdr_pattern();
+    std::vector<ImageLayer> layers = {{"depth", "Z", Image(beauty.width, beauty.height, Vec3f(2.5f))}};
+    write_image(path("layers.exr"), beauty, {}, layers);
+    const Image back = read_image(path("layers.exr"));
+    for (size_t i = 0; i < beauty.pixel_count(); ++i)
+        for (int c = 0; c < 3; ++c) ASSERT_EQ(back.pixels[i][c], beauty.pixels[i][c]) << i;
+    EXPECT_NE(write_error_of(path("l.png"), beauty, layers).find("l.png: layers (depth, ...) need an .exr file"),
+              std::string::npos);
+    EXPECT_NE(write_error_of(path("l.hdr"), beauty, layers).find("need an .exr file"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(path("l.png")));
+    std::vector<ImageLayer> wrong_size = {{"albedo", "RGB", Image(1, 1)}};
+    EXPECT_NE(write_error_of(path("l.exr"), beauty, wrong_size).find("layer 'albedo' is not the image's size"),
+              std::string::npos);
+    std::vector<ImageLayer> four = {{"x", "RGBA", Image(beauty.width, beauty.height)}};
+    EXPECT_NE(write_error_of(path("l.exr"), beauty, four).find("layer 'x' has 4 channels"), std::string::npos);
 }
 
 TEST_F(ImageIo, PngRoundTripWithinOneCodeStep) {

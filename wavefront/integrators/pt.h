@@ -13,6 +13,7 @@
 #include "wavefront/integrator.h"
 #include "wavefront/stages/accumulate.h"
 #include "wavefront/stages/compact.h"
+#include "wavefront/stages/first_hit_aovs.h"
 #include "wavefront/stages/generate_camera_rays.h"
 #include "wavefront/stages/intersect_closest.h"
 #include "wavefront/stages/intersect_shadow.h"
@@ -99,6 +100,7 @@ private:
             auto escaped = queue(escaped_items_, bounce, kQueueEscaped, bound);
             WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), counters_.size(bounce, kQueueShadow), bound};
             intersect_closest(backend_, "intersect_closest", scene.geometry, paths, active, surface, escaped);
+            if (bounce == 0 && film.has_aovs()) first_hit_aovs(backend_, scene, paths, surface, film);
             pt_shade_background(backend_, scene, paths, escaped);
             // Two instantiations: SmallVCM's and the rtiow materials alone keep the lean
             // shading kernel; glTF materials need the dispatching one (4-5% slower on H100).

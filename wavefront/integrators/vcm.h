@@ -28,6 +28,7 @@
 #include "wavefront/stages/compact.h"
 #include "wavefront/stages/connect.h"
 #include "wavefront/stages/connect_to_camera.h"
+#include "wavefront/stages/first_hit_aovs.h"
 #include "wavefront/stages/generate_camera_rays.h"
 #include "wavefront/stages/gather_merge_vertices.h"
 #include "wavefront/stages/generate_light.h"
@@ -68,6 +69,7 @@ public:
     VertexConnectionMerging(const RenderResources<Backend>& res, IntegratorKind kind)
         : res_(res), backend_(*res.backend), techniques_(vcm_techniques(kind)) {
         const RenderSettings& s = res.settings;
+        if (techniques_.light_trace_only && res.film->aovs()) throw std::invalid_argument(kLtAovProblem);
         num_pixels_ = s.width * s.height;
         num_light_paths_ = s.light_paths ? s.light_paths : num_pixels_;
         stride_ = std::max(1u, s.max_depth - 1);
@@ -289,6 +291,8 @@ private:
             SlotQueue<CameraPathView> vertices{camera_vertices_.data(), vertex_counts_.data() + bounce, bound};
             intersect_closest(backend_, "intersect_closest", ctx.scene.geometry, ctx.camera_paths, active, surface,
                               escaped);
+            if (bounce == 0 && ctx.film.has_aovs())
+                first_hit_aovs(backend_, ctx.scene, ctx.camera_paths, surface, ctx.film);
             vcm_shade_background(backend_, ctx, escaped);
             vcm_shade_surface(backend_, ctx, surface, vertices);
             if (techniques_.connect) {
