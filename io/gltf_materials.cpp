@@ -8,7 +8,7 @@
 // (thickness > 0 makes the surface the boundary of a volume absorbing by its attenuation),
 // KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_sheen, KHR_texture_transform.
 // Warned about and left out: emissiveTexture (the emission is the factor alone),
-// clearcoatNormalTexture (the coat uses the base's shading normal),
+// clearcoatNormalTexture (the coat keeps the normal without any normal map),
 // occlusionTexture (a path tracer computes occlusion), any other extension the file uses.
 // A file that *requires* an extension not read here is an error naming it.
 #include <algorithm>
@@ -260,7 +260,7 @@ private:
                 p.clearcoat_roughness_texture =
                     texture_value(e->Get("clearcoatRoughnessTexture"), false, eat + ": clearcoatRoughnessTexture");
             if (e->Has("clearcoatNormalTexture"))
-                warn(eat + ": clearcoatNormalTexture is not supported: the coat takes the base's shading normal");
+                warn(eat + ": clearcoatNormalTexture is not supported: the coat is not normal-mapped");
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_sheen")) {
             const std::string eat = at + ": KHR_materials_sheen";

@@ -64,6 +64,7 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
     g.thin_walled = p.thin_walled != 0;
     g.clearcoat = p.clearcoat;
     if (p.clearcoat_texture >= 0) g.clearcoat *= sample_texture(tex, p.clearcoat_texture, a.uv).x;
+    g.clearcoat_normal = a.ns;  // no clearcoatNormalTexture: the coat is not normal-mapped
     g.clearcoat_roughness = p.clearcoat_roughness;
     if (p.clearcoat_roughness_texture >= 0) g.clearcoat_roughness *= sample_texture(tex, p.clearcoat_roughness_texture, a.uv).y;
     g.sheen_color = p.sheen_color;
