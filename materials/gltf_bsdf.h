@@ -1,8 +1,8 @@
 // glTF 2.0 metallic-roughness BSDF (glTF 2.0 specification, Appendix B), with
 // KHR_materials_ior, KHR_materials_specular, KHR_materials_transmission, the refraction of
 // KHR_materials_volume (its absorption is the stage's: materials/pbr_material.h,
-// volume_transmittance), KHR_materials_clearcoat and KHR_materials_sheen. Host and device code; the conventions of
-// sample/evaluate are those written at the top of materials/bsdf.h.
+// volume_transmittance), KHR_materials_clearcoat and KHR_materials_sheen. Host and device
+// code; the conventions of sample/evaluate are those written at the top of materials/bsdf.h.
 //
 // The model, as Appendix B and the extensions write it (alpha = roughness^2, GGX with the
 // height-correlated Smith G2 of materials/microfacet.h, V = dir_fix, L = wi, H their
@@ -48,9 +48,9 @@
 // own normal (GltfBsdfParams::clearcoat_normal: the normal before the base's normal map;
 // clearcoatNormalTexture is not read), its lobe evaluated and sampled in its own frame;
 // a direction the coat frame puts above the surface but the base frame below gets no
-// coat (sample() refuses it, evaluate() calls it transmission). Seen from inside a volume, both
-// layers are absent (they lie on the outside); the transmission base is scaled by the
-// layers with N.L = |cos| of the transmitted direction.
+// coat (sample() refuses it, evaluate() calls it transmission). Seen from inside a volume,
+// both layers are absent (they lie on the outside); the transmission base is scaled by
+// the layers with N.L = |cos| of the transmitted direction.
 //
 // Lobes sampled: specular reflection (metal and dielectric together: one D and G2, their
 // Fresnels summed), Lambert, transmission, the coat (GGX visible normals) and the sheen
