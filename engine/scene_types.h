@@ -96,8 +96,16 @@ struct PbrParams {
     float alpha_cutoff = 0.5f;    // alphaMode MASK
     AlphaMode alpha_mode = AlphaMode::Opaque;
     uint32_t thin_walled = 1;     // 0 with KHR_materials_volume (thickness > 0): refracts into a volume
-    Vec3f attenuation_color{1.0f};        // KHR_materials_volume
+    Vec3f attenuation_color{1.0f};        // KHR_materials_volume, as the file gives it
     float attenuation_distance = 1e30f;   // infinite by default: no absorption
+    // Absorption coefficient inside the volume (per unit length, per channel):
+    // -ln(attenuation_color) / attenuation_distance for a volume (thin_walled 0), else 0.
+    // pt attenuates segments inside the volume by exp(-sigma_a t) (materials/pbr_material.h).
+    Vec3f sigma_a{0.0f};
+    float clearcoat = 0.0f;              // KHR_materials_clearcoat factor; times clearcoatTexture.r
+    float clearcoat_roughness = 0.0f;    // times clearcoatRoughnessTexture.g
+    Vec3f sheen_color{0.0f};             // KHR_materials_sheen (linear); times sheenColorTexture.rgb
+    float sheen_roughness = 0.0f;        // times sheenRoughnessTexture.a
     int32_t base_color_texture = -1;
     int32_t metallic_roughness_texture = -1;
     int32_t normal_texture = -1;
@@ -105,6 +113,10 @@ struct PbrParams {
     int32_t transmission_texture = -1;
     int32_t specular_texture = -1;
     int32_t specular_color_texture = -1;
+    int32_t clearcoat_texture = -1;
+    int32_t clearcoat_roughness_texture = -1;
+    int32_t sheen_color_texture = -1;
+    int32_t sheen_roughness_texture = -1;
 };
 
 struct Material {

@@ -5,11 +5,13 @@
 // Read: pbrMetallicRoughness (factors and textures), normalTexture (with scale),
 // emissiveFactor with KHR_materials_emissive_strength, alphaMode/alphaCutoff,
 // doubleSided, KHR_materials_ior, KHR_materials_transmission, KHR_materials_volume
-// (thickness > 0 makes the surface a volume boundary; its attenuation is recorded),
-// KHR_materials_specular, KHR_texture_transform.
+// (thickness > 0 makes the surface the boundary of a volume absorbing by its attenuation),
+// KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_sheen, KHR_texture_transform.
 // Warned about and left out: emissiveTexture (the emission is the factor alone),
+// clearcoatNormalTexture (the coat keeps the normal without any normal map),
 // occlusionTexture (a path tracer computes occlusion), any other extension the file uses.
 // A file that *requires* an extension not read here is an error naming it.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -29,7 +31,8 @@ namespace {
 const std::set<std::string>& supported_extensions() {
     static const std::set<std::string> s = {
         "KHR_materials_emissive_strength", "KHR_materials_ior", "KHR_materials_transmission", "KHR_materials_volume",
-        "KHR_materials_specular", "KHR_texture_transform", "KHR_lights_punctual"};
+        "KHR_materials_specular", "KHR_materials_clearcoat", "KHR_materials_sheen", "KHR_texture_transform",
+        "KHR_lights_punctual"};
     return s;
 }
 
@@ -226,9 +229,19 @@ private:
             const double thickness = number(*e, "thicknessFactor", 0.0, 0.0, 1e30, eat);
             p.thin_walled = thickness > 0.0 ? 0u : 1u;
             p.attenuation_color = colour_value(*e, "attenuationColor", Vec3f(1.0f), eat);
-            p.attenuation_distance = float(number(*e, "attenuationDistance", 1e30, 1e-30, 1e30, eat));
-            if (!p.thin_walled && (p.attenuation_distance < 1e30f))
-                warn(eat + ": attenuation inside volumes is not rendered yet (the volume is clear)");
+            if (!(max_component(p.attenuation_color) <= 1.0f)) fail(eat + ": attenuationColor must be in [0, 1]");
+            const double distance = number(*e, "attenuationDistance", 1e30, -1e300, 1e300, eat);
+            if (!(distance > 0.0)) fail(eat + ": attenuationDistance " + std::to_string(distance) + " must be positive");
+            p.attenuation_distance = float(std::min(distance, 1e30));
+            // Beer-Lambert: a colour c after the distance d. Thin walls do not absorb (the
+            // extension: thickness 0 has no volume). A channel of colour 0 absorbs all (a
+            // finite, huge coefficient, so that a zero-length segment stays 1, not NaN).
+            if (!p.thin_walled) {
+                for (int c = 0; c < 3; ++c)
+                    p.sigma_a[c] = p.attenuation_color[c] >= 1.0f
+                                       ? 0.0f
+                                       : float(std::min(-std::log(double(p.attenuation_color[c])) / p.attenuation_distance, 1e30));
+            }
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_specular")) {
             const std::string eat = at + ": KHR_materials_specular";
@@ -237,6 +250,26 @@ private:
             if (e->Has("specularTexture")) p.specular_texture = texture_value(e->Get("specularTexture"), false, eat + ": specularTexture");
             if (e->Has("specularColorTexture"))
                 p.specular_color_texture = texture_value(e->Get("specularColorTexture"), true, eat + ": specularColorTexture");
+        }
+        if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_clearcoat")) {
+            const std::string eat = at + ": KHR_materials_clearcoat";
+            p.clearcoat = float(number(*e, "clearcoatFactor", 0.0, 0.0, 1.0, eat));
+            p.clearcoat_roughness = float(number(*e, "clearcoatRoughnessFactor", 0.0, 0.0, 1.0, eat));
+            if (e->Has("clearcoatTexture")) p.clearcoat_texture = texture_value(e->Get("clearcoatTexture"), false, eat + ": clearcoatTexture");
+            if (e->Has("clearcoatRoughnessTexture"))
+                p.clearcoat_roughness_texture =
+                    texture_value(e->Get("clearcoatRoughnessTexture"), false, eat + ": clearcoatRoughnessTexture");
+            if (e->Has("clearcoatNormalTexture"))
+                warn(eat + ": clearcoatNormalTexture is not supported: the coat is not normal-mapped");
+        }
+        if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_sheen")) {
+            const std::string eat = at + ": KHR_materials_sheen";
+            p.sheen_color = colour_value(*e, "sheenColorFactor", Vec3f(0.0f), eat);
+            if (!(max_component(p.sheen_color) <= 1.0f)) fail(eat + ": sheenColorFactor must be in [0, 1]");
+            p.sheen_roughness = float(number(*e, "sheenRoughnessFactor", 0.0, 0.0, 1.0, eat));
+            if (e->Has("sheenColorTexture")) p.sheen_color_texture = texture_value(e->Get("sheenColorTexture"), true, eat + ": sheenColorTexture");
+            if (e->Has("sheenRoughnessTexture"))
+                p.sheen_roughness_texture = texture_value(e->Get("sheenRoughnessTexture"), false, eat + ": sheenRoughnessTexture");
         }
         out_.materials.push_back(m);
         out_.material_names.push_back(gm.name.empty() ? "material " + std::to_string(i) : gm.name);

@@ -1,7 +1,8 @@
 // glTF 2.0 metallic-roughness BSDF (glTF 2.0 specification, Appendix B), with
-// KHR_materials_ior, KHR_materials_specular, KHR_materials_transmission and the refraction
-// (not the absorption) of KHR_materials_volume. Host and device code; the conventions of
-// sample/evaluate are those written at the top of materials/bsdf.h.
+// KHR_materials_ior, KHR_materials_specular, KHR_materials_transmission, the refraction of
+// KHR_materials_volume (its absorption is the stage's: materials/pbr_material.h,
+// volume_transmittance), KHR_materials_clearcoat and KHR_materials_sheen. Host and device
+// code; the conventions of sample/evaluate are those written at the top of materials/bsdf.h.
 //
 // The model, as Appendix B and the extensions write it (alpha = roughness^2, GGX with the
 // height-correlated Smith G2 of materials/microfacet.h, V = dir_fix, L = wi, H their
@@ -38,15 +39,29 @@
 // reciprocal and energy conserving, but dark at grazing angles (0.38 at 85 degrees,
 // roughness 1). The transmission base keeps F(V . H), the microfacet's own
 // transmittance, which conserves energy.
-// Not implemented yet: KHR_materials_clearcoat, KHR_materials_sheen (and the other
-// extensions); absorption inside volumes (Beer-Lambert, to be done by the stage).
+// Layers over that base (the extensions' order: coat over sheen over the material):
+//   sheen layer     = f_sheen + material * min(1 - max(sheenColor) E(N.V), 1 - max(sheenColor) E(N.L))
+//   coated          = sheen layer * (1 - clearcoat F_c(N.V)) + clearcoat F_c(N.V) specular_brdf(alpha_c)
+// f_sheen, E: materials/sheen.h (Charlie, Estevez-Kulla visibility, tabulated albedo).
+// F_c = Schlick with f0 = 0.04 (ior 1.5) at N.V, as KHR_materials_clearcoat writes it, so
+// the coat (and the base under it) is not reciprocal; the sheen layer is. The coat has its
+// own normal (GltfBsdfParams::clearcoat_normal: the normal before the base's normal map;
+// clearcoatNormalTexture is not read), its lobe evaluated and sampled in its own frame;
+// a direction the coat frame puts above the surface but the base frame below gets no
+// coat (sample() refuses it, evaluate() calls it transmission). Seen from inside a volume,
+// both layers are absent (they lie on the outside); the transmission base is scaled by
+// the layers with N.L = |cos| of the transmitted direction.
 //
 // Lobes sampled: specular reflection (metal and dielectric together: one D and G2, their
-// Fresnels summed), Lambert, transmission. A lobe is picked with probability proportional
-// to its expected weight at the fixed direction (c = cos_theta_fix(), luminance of RGB):
-//   reflection    metallic lum(Schlick(baseColor, c)) + (1 - metallic) lum(F(c))
-//   Lambert       (1 - metallic) (1 - transmission) (1 - max F(c)) lum(baseColor)
-//   transmission  (1 - metallic) transmission       (1 - max F(c)) lum(baseColor)
+// Fresnels summed), Lambert, transmission, the coat (GGX visible normals) and the sheen
+// (cosine-weighted). A lobe is picked with probability proportional to its expected
+// weight at the fixed direction (c = cos_theta_fix(), luminance of RGB; T = what the
+// layers let through, (1 - clearcoat F_c(c)) (1 - max(sheenColor) E(c))):
+//   reflection    T (metallic lum(Schlick(baseColor, c)) + (1 - metallic) lum(F(c)))
+//   Lambert       T (1 - metallic) (1 - transmission) (1 - max F(c)) lum(baseColor)
+//   transmission  T (1 - metallic) transmission       (1 - max F(c)) lum(baseColor)
+//   coat          clearcoat F_c(c)
+//   sheen         lum(sheenColor) E(c)
 // each at least kGltfMinLobeShare of its value with F = 0 (so a lobe that scatters
 // somewhere is never left unsampled where F(c) happens to be 1 or 0). Non-delta samples
 // return the whole non-delta mixture's value and pdf, as Bsdf does. pdf_rev_w uses the
@@ -76,6 +91,7 @@
 #include "materials/fresnel.h"
 #include "materials/microfacet.h"
 #include "materials/sampling.h"
+#include "materials/sheen.h"
 
 namespace wf {
 
@@ -98,6 +114,14 @@ struct GltfBsdfParams {
     float specular = 1.0f;       // KHR_materials_specular factor in [0, 1]
     Vec3f specular_color{1.0f};  // KHR_materials_specular colour, linear RGB
     bool thin_walled = true;     // no KHR_materials_volume (or thickness 0): no refraction
+    float clearcoat = 0.0f;            // KHR_materials_clearcoat factor in [0, 1]
+    float clearcoat_roughness = 0.0f;  // perceptual; the coat's alpha = clearcoat_roughness^2
+    // The coat's normal (world, unit, either orientation): the extension gives the coat no
+    // normal map unless clearcoatNormalTexture, so pbr_shading_point passes the normal
+    // before the base's normal map. Zero: the frame normal (the base's shading normal).
+    Vec3f clearcoat_normal{0.0f};
+    Vec3f sheen_color{0.0f};           // KHR_materials_sheen colour, linear RGB in [0, 1]
+    float sheen_roughness = 0.0f;      // the Charlie alpha itself (materials/sheen.h), clamped
 };
 
 class GltfBsdf {
@@ -142,19 +166,38 @@ public:
         b.trans_smooth_ = b.dist_.effectively_smooth() || (!b.thin_ && b.ior_ == 1.0f);
         b.camera_path_ = camera_path;
         b.base_fresnel_ = base_fresnel;
+        b.coat_ = clampf(p.clearcoat, 0.0f, 1.0f);
+        const float coat_alpha = GgxDistribution::roughness_to_alpha(clampf(p.clearcoat_roughness, 0.0f, 1.0f));
+        b.coat_dist_ = GgxDistribution(coat_alpha, coat_alpha);
+        if (b.coat_ > 0.0f && length_squared(p.clearcoat_normal) > 0.0f) {
+            // Oriented as the frame normal is; the frame normal where V is not above it.
+            Vec3f cn = dot(p.clearcoat_normal, geometric_normal) < 0.0f ? -p.clearcoat_normal : p.clearcoat_normal;
+            if (!front) cn = -cn;
+            if (dot(wo_world, cn) >= kEpsCosine) b.coat_n_ = b.frame_.to_local(cn);
+        }
+        b.sheen_ = clamp01(p.sheen_color);
+        b.sheen_max_ = max_component(b.sheen_);
+        b.sheen_alpha_ = sheen_alpha(p.sheen_roughness);
 
-        LobeProbs probs = b.lobe_probs(b.local_fix_.z, b.inside_);
+        LobeProbs probs = b.lobe_probs(b.local_fix_, b.inside_);
         b.p_spec_ = probs.spec;
         b.p_diff_ = probs.diffuse;
         b.p_trans_ = probs.trans;
-        b.valid_ = probs.spec + probs.diffuse + probs.trans > 0.0f;
-        b.delta_ = b.dist_.effectively_smooth() && b.p_diff_ == 0.0f;
+        b.p_coat_ = probs.coat;
+        b.p_sheen_ = probs.sheen;
+        b.valid_ = probs.spec + probs.diffuse + probs.trans + probs.coat + probs.sheen > 0.0f;
+        b.delta_ = b.dist_.effectively_smooth() && b.p_diff_ == 0.0f && b.p_sheen_ == 0.0f &&
+                   (b.p_coat_ == 0.0f || b.coat_dist_.effectively_smooth());
 
         // Expected weight at the fixed direction (smooth-surface Fresnel): reflection plus
         // what the base layer passes on (diffuse and transmission share 1 - max F).
         Vec3f fd = b.dielectric_fresnel(b.local_fix_.z, b.inside_);
         Vec3f albedo = fresnel_schlick_rgb(b.base_, b.local_fix_.z) * b.metallic_ +
                        (fd + b.base_ * (1.0f - max_component(fd))) * (1.0f - b.metallic_);
+        // The layers above it (none inside a volume): coat over sheen over the base.
+        const float coat_f = b.coat_weight(b.local_fix_, b.inside_);
+        const float e_sheen = b.inside_ ? 0.0f : sheen_albedo(b.local_fix_.z, b.sheen_alpha_);
+        albedo = Vec3f(coat_f) + (b.sheen_ * e_sheen + albedo * (1.0f - b.sheen_max_ * e_sheen)) * (1.0f - coat_f);
         b.continuation_prob_ = clampf(max_component(albedo), 0.0f, 1.0f);
         return b;
     }
@@ -191,7 +234,7 @@ public:
         if (u2 < p_spec_) {
             if (dist_.effectively_smooth()) {
                 wi = reflect_local(wo);
-                factor = specular_fresnel(wo.z) / wo.z;
+                factor = specular_fresnel(wo.z) * (layer_scale(wo.z) / wo.z);
                 pdf = p_spec_;
                 s.specular = true;
             } else {
@@ -199,6 +242,20 @@ public:
             }
         } else if (u2 < p_spec_ + p_diff_) {
             wi = sample_cos_hemisphere(u0, u1);
+        } else if (u2 < p_spec_ + p_diff_ + p_coat_) {
+            // In the coat's frame (its normal may differ from the base's).
+            const Frame cf = Frame::from_z(coat_n_);
+            const Vec3f wo_c = cf.to_local(wo);
+            if (coat_dist_.effectively_smooth()) {
+                wi = cf.to_world(reflect_local(wo_c));
+                factor = Vec3f(coat_weight(wo, inside_) / fmaxf(fabsf(wi.z), kEpsCosine));
+                pdf = p_coat_;
+                s.specular = true;
+            } else {
+                wi = cf.to_world(reflect_about(wo_c, coat_dist_.sample_visible_normal(wo_c, u0, u1)));
+            }
+        } else if (u2 < p_spec_ + p_diff_ + p_coat_ + p_sheen_) {
+            wi = sample_cos_hemisphere(u0, u1);  // the sheen lobe: cosine-weighted
         } else {
             if (p_trans_ == 0.0f) return s;
             reflect = false;
@@ -211,7 +268,7 @@ public:
                 float w = (1.0f - metallic_) * transmission_ *
                           (1.0f - max_component(dielectric_fresnel(wo.z, inside_)));
                 if (!thin_ && camera_path_) w /= eta_ * eta_;
-                factor = base_ * (w / fabsf(wi.z));
+                factor = base_ * (w * layer_scale(wi.z) / fabsf(wi.z));
                 pdf = p_trans_;
                 s.specular = true;
             } else {
@@ -259,7 +316,7 @@ public:
 
 private:
     struct LobeProbs {
-        float spec = 0.0f, diffuse = 0.0f, trans = 0.0f;
+        float spec = 0.0f, diffuse = 0.0f, trans = 0.0f, coat = 0.0f, sheen = 0.0f;
     };
     struct LocalEval {
         Vec3f f{0.0f};
@@ -295,8 +352,31 @@ private:
         return fresnel_schlick_rgb(base_, c) * metallic_ + dielectric_fresnel(c, inside_) * (1.0f - metallic_);
     }
 
-    // Lobe-selection probabilities for a walk leaving a direction with |cos| c on a side.
-    WF_HD LobeProbs lobe_probs(float c, bool inside) const {
+    // KHR_materials_clearcoat's weight of the coat seen from local direction w (on the
+    // arriving side): clearcoat times the coat's Fresnel (ior 1.5, f0 = 0.04) at N_c.V, as
+    // the extension writes it. No coat is seen from inside a volume (it is on the outside).
+    WF_HD float coat_weight(Vec3f w, bool inside) const {
+        if (inside || coat_ == 0.0f) return 0.0f;
+        return coat_ * fresnel_schlick_rgb(Vec3f(0.04f), fmaxf(dot(w, coat_n_), 0.0f)).x;
+    }
+
+    // What the layers above the base (coat, then sheen) let through to it for the fixed
+    // direction and a generated one with local z = ci: (1 - clearcoat F_c(N_c.V)) times
+    // KHR_materials_sheen's albedo scaling min(1 - max(sheenColor) E(N.V), 1 - max(sheenColor) E(|N.L|)).
+    WF_HD float layer_scale(float ci) const {
+        if (inside_) return 1.0f;
+        float s = 1.0f - coat_weight(local_fix_, false);
+        if (sheen_max_ > 0.0f) {
+            const float e = fmaxf(sheen_albedo(local_fix_.z, sheen_alpha_), sheen_albedo(ci, sheen_alpha_));
+            s *= 1.0f - sheen_max_ * e;
+        }
+        return s;
+    }
+
+    // Lobe-selection probabilities for a walk leaving local direction w (|w.z| its cosine)
+    // on a side. The base's lobes are weighted by what the coat and the sheen let through.
+    WF_HD LobeProbs lobe_probs(Vec3f w, bool inside) const {
+        const float c = fabsf(w.z);
         Vec3f fd = dielectric_fresnel(c, inside);
         const float dielectric = 1.0f - metallic_;
         const float lum_base = luminance(base_);
@@ -307,13 +387,29 @@ private:
         w_spec = fmaxf(w_spec, kGltfMinLobeShare * (metallic_ + dielectric * specular_));
         float w_diff = fmaxf(diffuse_max * base_share, kGltfMinLobeShare * diffuse_max);
         float w_trans = fmaxf(trans_max * base_share, kGltfMinLobeShare * trans_max);
-        float total = w_spec + w_diff + w_trans;
+        float w_coat = 0.0f, w_sheen = 0.0f;
+        if (!inside) {
+            w_coat = coat_weight(w, false);
+            float e = 0.0f;
+            if (sheen_max_ > 0.0f) {
+                e = sheen_albedo(c, sheen_alpha_);
+                const float lum_sheen = luminance(sheen_);
+                w_sheen = fmaxf(lum_sheen * e, kGltfMinLobeShare * lum_sheen);
+            }
+            const float through = (1.0f - w_coat) * (1.0f - sheen_max_ * e);
+            w_spec *= through;
+            w_diff *= through;
+            w_trans *= through;
+        }
+        float total = w_spec + w_diff + w_trans + w_coat + w_sheen;
         LobeProbs p;
         if (!(total > 0.0f)) return p;
         float inv = 1.0f / total;
         p.spec = w_spec * inv;
         p.diffuse = w_diff * inv;
         p.trans = w_trans * inv;
+        p.coat = w_coat * inv;
+        p.sheen = w_sheen * inv;
         return p;
     }
 
@@ -329,7 +425,7 @@ private:
             float c = dot(wo, wm);
             Vec3f fd = dielectric_fresnel(c, inside_);
             LobeProbs rev;
-            if (reverse) rev = lobe_probs(wi.z, inside_);
+            if (reverse) rev = lobe_probs(wi, inside_);
             if (rough) {
                 Vec3f fs = fresnel_schlick_rgb(base_, c) * metallic_ + fd * (1.0f - metallic_);
                 e.f += fs * (dist_.d(wm) * dist_.g2(wo, wi) / (4.0f * wo.z * wi.z));
@@ -347,6 +443,26 @@ private:
                 e.f += base_ * (kd * kInvPi);
                 e.pdf_fwd += p_diff_ * wi.z * kInvPi;
                 if (reverse) e.pdf_rev += rev.diffuse * wo.z * kInvPi;
+            }
+            if (inside_) return e;
+            e.f *= layer_scale(wi.z);
+            if (coat_ > 0.0f && !coat_dist_.effectively_smooth()) {
+                // The coat: GGX of its own roughness in its own frame, weighted by clearcoat
+                // F_c(N_c.V) (not F(V.H)). Nothing where wi is below the coat's surface.
+                const Frame cf = Frame::from_z(coat_n_);
+                const Vec3f wo_c = cf.to_local(wo), wi_c = cf.to_local(wi), wm_c = cf.to_local(wm);
+                if (wi_c.z > 0.0f && wo_c.z > 0.0f) {
+                    e.f += Vec3f(coat_weight(wo, false) * coat_dist_.d(wm_c) * coat_dist_.g2(wo_c, wi_c) /
+                                 (4.0f * wo_c.z * wi_c.z));
+                    e.pdf_fwd += p_coat_ * coat_dist_.visible_normal_pdf(wo_c, wm_c) * reflection_jacobian(wo, wm);
+                    if (reverse)
+                        e.pdf_rev += rev.coat * coat_dist_.visible_normal_pdf(wi_c, wm_c) * reflection_jacobian(wi, wm);
+                }
+            }
+            if (sheen_max_ > 0.0f) {
+                e.f += sheen_ * sheen_lobe(wo, wi, sheen_alpha_);
+                e.pdf_fwd += p_sheen_ * wi.z * kInvPi;
+                if (reverse) e.pdf_rev += rev.sheen * wo.z * kInvPi;
             }
             return e;
         }
@@ -373,11 +489,13 @@ private:
             pdf_fwd = dist_.visible_normal_pdf(wo, wm) * refraction_jacobian(wo, wi, wm, etap);
             if (reverse) pdf_rev = dist_.visible_normal_pdf(wi, wm) * refraction_jacobian(wi, wo, wm, 1.0f / etap);
         }
-        float kt = (1.0f - metallic_) * transmission_ * (1.0f - max_component(dielectric_fresnel(c, inside_)));
+        float kt = (1.0f - metallic_) * transmission_ * (1.0f - max_component(dielectric_fresnel(c, inside_))) *
+                   layer_scale(wi.z);
         e.f = base_ * (kt * value);
         e.pdf_fwd = p_trans_ * pdf_fwd;
         // The reverse walk leaves from wi's side: for a volume, the other one.
-        if (reverse) e.pdf_rev = lobe_probs(fabsf(wi.z), thin_ ? false : !inside_).trans * pdf_rev;
+        // The reverse BSDF's frame is this one flipped: wi there is -wi here.
+        if (reverse) e.pdf_rev = lobe_probs(-wi, thin_ ? false : !inside_).trans * pdf_rev;
         return e;
     }
 
@@ -387,6 +505,12 @@ private:
     Vec3f base_{0.0f};
     Vec3f f0_{0.0f};  // dielectric f0, tinted by specular_color, before the specular factor
     GgxDistribution dist_{};
+    GgxDistribution coat_dist_{};
+    Vec3f sheen_{0.0f};  // sheen colour
+    float sheen_max_ = 0.0f, sheen_alpha_ = 1.0f;
+    float coat_ = 0.0f;  // clearcoat factor
+    Vec3f coat_n_{0.0f, 0.0f, 1.0f};  // the coat's normal in frame_ (z > 0 side of V)
+    float p_coat_ = 0.0f, p_sheen_ = 0.0f;
     float metallic_ = 0.0f, transmission_ = 0.0f, specular_ = 0.0f;
     float ior_ = 1.0f;  // eta_inside / eta_outside of a volume (>= 1)
     float eta_ = 1.0f;  // eta beyond the surface / eta on the arriving side (volume)

@@ -4,7 +4,8 @@
 // (section 3.9): base colour RGBA (sRGB), metallic in B and roughness in G of
 // metallicRoughnessTexture, tangent-space normal in RGB (x right along the tangent, y
 // along the bitangent, z out), KHR_materials_transmission's factor in R,
-// KHR_materials_specular's factor in A and colour in RGB (sRGB).
+// KHR_materials_specular's factor in A and colour in RGB (sRGB), KHR_materials_clearcoat's
+// factor in R and roughness in G, KHR_materials_sheen's colour in RGB (sRGB) and roughness in A.
 #pragma once
 
 #include "accel/shading_attributes.h"
@@ -61,6 +62,18 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
         g.specular_color *= Vec3f(t.x, t.y, t.z);
     }
     g.thin_walled = p.thin_walled != 0;
+    g.clearcoat = p.clearcoat;
+    if (p.clearcoat_texture >= 0) g.clearcoat *= sample_texture(tex, p.clearcoat_texture, a.uv).x;
+    g.clearcoat_normal = a.ns;  // no clearcoatNormalTexture: the coat is not normal-mapped
+    g.clearcoat_roughness = p.clearcoat_roughness;
+    if (p.clearcoat_roughness_texture >= 0) g.clearcoat_roughness *= sample_texture(tex, p.clearcoat_roughness_texture, a.uv).y;
+    g.sheen_color = p.sheen_color;
+    if (p.sheen_color_texture >= 0) {
+        const Vec4f t = sample_texture(tex, p.sheen_color_texture, a.uv);
+        g.sheen_color *= Vec3f(t.x, t.y, t.z);
+    }
+    g.sheen_roughness = p.sheen_roughness;
+    if (p.sheen_roughness_texture >= 0) g.sheen_roughness *= sample_texture(tex, p.sheen_roughness_texture, a.uv).w;
 
     out.ns = a.ns;
     if (p.normal_texture >= 0) {
@@ -74,6 +87,18 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
         case AlphaMode::Blend: out.alpha = clampf(alpha, 0.0f, 1.0f); break;
     }
     return out;
+}
+
+// KHR_materials_volume's Beer-Lambert absorption along a path segment of length t that
+// ends on a surface of material m, travelling along ray_dir to a hit whose geometric
+// normal is ng. The segment lay inside the material's volume when it reached the surface
+// from the back of the geometric normal (it is leaving the volume). That holds for closed,
+// non-overlapping volumes and a camera outside them (docs/scene-format.md says so).
+// Returns 1 for every other material and segment.
+WF_HD_INLINE Vec3f volume_transmittance(const Material& m, Vec3f ray_dir, Vec3f ng, float t) {
+    const Vec3f& s = m.pbr.sigma_a;
+    if (m.type != MaterialType::GltfPbr || !(max_component(s) > 0.0f) || !(dot(ray_dir, ng) > 0.0f)) return Vec3f(1.0f);
+    return {expf(-s.x * t), expf(-s.y * t), expf(-s.z * t)};
 }
 
 }  // namespace wf

@@ -125,6 +125,42 @@ TEST(GltfSceneBadFiles, FactorsOutOfRange) {
     EXPECT_CONTAINS(e, "alphaMode");
 }
 
+// KHR_materials_volume's attenuation, KHR_materials_clearcoat and KHR_materials_sheen out of
+// range: each error names the material, the extension and the field.
+TEST(GltfSceneBadFiles, VolumeClearcoatSheenOutOfRange) {
+    auto error_of = [](const char* ext, const json& fields, const std::string& name) {
+        GltfDoc d;
+        d.primitive()["material"] = d.material({{"extensions", {{ext, fields}}}});
+        return read_error(d, name);
+    };
+    struct Bad {
+        const char* ext;
+        json fields;
+        const char* field;
+    };
+    const Bad bad[] = {
+        {"KHR_materials_volume", {{"thicknessFactor", 1}, {"attenuationDistance", -2}}, "attenuationDistance"},
+        {"KHR_materials_volume", {{"thicknessFactor", 1}, {"attenuationDistance", 0}}, "attenuationDistance"},
+        {"KHR_materials_volume", {{"thicknessFactor", 1}, {"attenuationColor", {0.5, 1.5, 0.5}}}, "attenuationColor"},
+        {"KHR_materials_volume", {{"thicknessFactor", 1}, {"attenuationColor", {0.5, -0.5, 0.5}}}, "attenuationColor"},
+        {"KHR_materials_volume", {{"thicknessFactor", 1}, {"attenuationColor", {0.5, 0.5}}}, "attenuationColor"},
+        {"KHR_materials_volume", {{"attenuationDistance", "far"}}, "attenuationDistance"},
+        {"KHR_materials_clearcoat", {{"clearcoatFactor", 1.5}}, "clearcoatFactor"},
+        {"KHR_materials_clearcoat", {{"clearcoatRoughnessFactor", -0.1}}, "clearcoatRoughnessFactor"},
+        {"KHR_materials_clearcoat", {{"clearcoatTexture", {{"index", 7}}}}, "clearcoatTexture"},
+        {"KHR_materials_sheen", {{"sheenColorFactor", {1.2, 0, 0}}}, "sheenColorFactor"},
+        {"KHR_materials_sheen", {{"sheenRoughnessFactor", 2}}, "sheenRoughnessFactor"},
+        {"KHR_materials_sheen", {{"sheenRoughnessTexture", {{"index", -1}}}}, "sheenRoughnessTexture"},
+    };
+    int i = 0;
+    for (const Bad& b : bad) {
+        const std::string e = error_of(b.ext, b.fields, "layers_" + std::to_string(i++) + ".gltf");
+        EXPECT_CONTAINS(e, "material 0");
+        EXPECT_CONTAINS(e, b.ext);
+        EXPECT_CONTAINS(e, b.field);
+    }
+}
+
 // JSON has no NaN or infinity: a number beyond double's range (1e999) is refused by the
 // JSON parser, naming the file. Numbers finite as doubles but not as floats (1e300), and
 // products of finite factors that overflow a float (emissiveFactor x emissiveStrength),

@@ -199,10 +199,15 @@ TEST(GltfSceneMaterials, IorTransmissionSpecularVolumeExtensions) {
     EXPECT_EQ(s.texture_bindings[size_t(p.specular_texture)].srgb, 0u) << "specular strength is linear data";
     EXPECT_EQ(s.texture_bindings[size_t(p.specular_color_texture)].srgb, 1u) << "specular colour is sRGB colour";
     EXPECT_EQ(s.texture_images.size(), 1u) << "one image for three textures";
-    // A volume with a finite attenuation distance is read but not rendered: said so.
-    bool warned = false;
-    for (const std::string& w : s.warnings) warned |= w.find("KHR_materials_volume") != std::string::npos;
-    EXPECT_TRUE(warned);
+    // sigma_a = -ln(attenuationColor) / attenuationDistance, rendered: no warning.
+    expect_vec(p.sigma_a, Vec3f(-std::log(0.5f) / 2.0f, -std::log(0.6f) / 2.0f, -std::log(0.7f) / 2.0f));
+    for (const std::string& w : s.warnings) EXPECT_EQ(w.find("KHR_materials_volume"), std::string::npos) << w;
+    // No distance (infinite), or a thin wall (thickness 0): no absorption.
+    d.g["materials"][0]["extensions"]["KHR_materials_volume"].erase("attenuationDistance");
+    expect_vec(read_full(d, "clear_volume.gltf").materials[0].pbr.sigma_a, Vec3f(0.0f));
+    d.g["materials"][0]["extensions"]["KHR_materials_volume"] = {{"attenuationColor", {0.5, 0.6, 0.7}},
+                                                                 {"attenuationDistance", 2.0}};
+    expect_vec(read_full(d, "thin_absorbing.gltf").materials[0].pbr.sigma_a, Vec3f(0.0f));
 
     // Thickness 0 (the default): thin-walled.
     d.g["materials"][0]["extensions"]["KHR_materials_volume"] = json::object();
@@ -210,6 +215,46 @@ TEST(GltfSceneMaterials, IorTransmissionSpecularVolumeExtensions) {
     // ior 0 is the extension's "infinite" index: a Fresnel of 1, stood for by a huge ior.
     d.g["materials"][0]["extensions"]["KHR_materials_ior"]["ior"] = 0;
     EXPECT_GT(read_full(d, "ior0.gltf").materials[0].ior, 100.0f);
+}
+
+TEST(GltfSceneMaterials, ClearcoatAndSheenExtensions) {
+    GltfDoc d;
+    const int tex = d.texture(d.image(texels_png()));
+    d.primitive()["material"] = d.material(
+        {{"extensions",
+          {{"KHR_materials_clearcoat",
+            {{"clearcoatFactor", 0.8},
+             {"clearcoatRoughnessFactor", 0.3},
+             {"clearcoatTexture", {{"index", tex}}},
+             {"clearcoatRoughnessTexture", {{"index", tex}}}}},
+           {"KHR_materials_sheen",
+            {{"sheenColorFactor", {0.9, 0.5, 0.2}},
+             {"sheenRoughnessFactor", 0.4},
+             {"sheenColorTexture", {{"index", tex}}},
+             {"sheenRoughnessTexture", {{"index", tex}}}}}}}});
+    d.g["extensionsUsed"] = {"KHR_materials_clearcoat", "KHR_materials_sheen"};
+    GltfScene s = read_full(d, "layers.gltf");
+    const PbrParams& p = s.materials[0].pbr;
+    EXPECT_FLOAT_EQ(p.clearcoat, 0.8f);
+    EXPECT_FLOAT_EQ(p.clearcoat_roughness, 0.3f);
+    expect_vec(p.sheen_color, Vec3f(0.9f, 0.5f, 0.2f));
+    EXPECT_FLOAT_EQ(p.sheen_roughness, 0.4f);
+    ASSERT_GE(p.clearcoat_texture, 0);
+    ASSERT_GE(p.clearcoat_roughness_texture, 0);
+    ASSERT_GE(p.sheen_color_texture, 0);
+    ASSERT_GE(p.sheen_roughness_texture, 0);
+    EXPECT_EQ(s.texture_bindings[size_t(p.clearcoat_texture)].srgb, 0u);
+    EXPECT_EQ(s.texture_bindings[size_t(p.sheen_color_texture)].srgb, 1u) << "sheen colour is sRGB colour";
+    EXPECT_EQ(s.texture_bindings[size_t(p.sheen_roughness_texture)].srgb, 0u);
+    EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
+    // Defaults: no coat, black sheen. clearcoatNormalTexture is read and warned about.
+    d.g["materials"][0]["extensions"] = {{"KHR_materials_clearcoat", {{"clearcoatNormalTexture", {{"index", tex}}}}},
+                                         {"KHR_materials_sheen", json::object()}};
+    GltfScene defaults = read_full(d, "layer_defaults.gltf");
+    EXPECT_EQ(defaults.materials[0].pbr.clearcoat, 0.0f);
+    expect_vec(defaults.materials[0].pbr.sheen_color, Vec3f(0.0f));
+    ASSERT_EQ(defaults.warnings.size(), 1u);
+    EXPECT_CONTAINS(defaults.warnings[0], "clearcoatNormalTexture");
 }
 
 TEST(GltfSceneMaterials, EmissiveTextureAndOcclusionAreWarnedAbout) {

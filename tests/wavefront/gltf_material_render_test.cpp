@@ -31,9 +31,13 @@ using test::render_cpu;
 // every pixel converges to L A(theta), A the BSDF's directional albedo: the plane sees no
 // other surface. A is measured here by sampling the BSDF (materials/gltf_bsdf.h) itself.
 // A white metal's single-scattering microfacet lobe reflects at most what it receives
-// (and loses some); a white dielectric follows glTF's layering, which gains a little.
+// (and loses some); a white dielectric follows glTF's layering, which gains a little. The
+// cases with a clear coat or a sheen check that the loader, the textures-and-factors step
+// (materials/pbr_material.h) and the stage carry those layers to the BSDF.
 struct FurnaceCase {
     float metallic, roughness, theta_degrees;
+    float clearcoat = 0.0f, clearcoat_roughness = 0.0f;  // KHR_materials_clearcoat
+    float sheen = 0.0f, sheen_roughness = 0.0f;          // KHR_materials_sheen (a grey sheen colour)
 };
 
 class GltfFurnace : public ::testing::TestWithParam<FurnaceCase> {};
@@ -43,9 +47,15 @@ TEST_P(GltfFurnace, WhitePlaneReflectsItsAlbedoOfTheEnvironment) {
     test::GltfDoc d;
     d.g["nodes"][0]["scale"] = {1000, 1000, 1};
     d.g["nodes"][0]["translation"] = {-500, -500, 0};
-    d.primitive()["material"] =
-        d.material({{"pbrMetallicRoughness",
-                     {{"baseColorFactor", {1, 1, 1, 1}}, {"metallicFactor", fc.metallic}, {"roughnessFactor", fc.roughness}}}});
+    json material = {{"pbrMetallicRoughness",
+                      {{"baseColorFactor", {1, 1, 1, 1}}, {"metallicFactor", fc.metallic}, {"roughnessFactor", fc.roughness}}}};
+    if (fc.clearcoat > 0.0f)
+        material["extensions"]["KHR_materials_clearcoat"] = {{"clearcoatFactor", fc.clearcoat},
+                                                             {"clearcoatRoughnessFactor", fc.clearcoat_roughness}};
+    if (fc.sheen > 0.0f)
+        material["extensions"]["KHR_materials_sheen"] = {{"sheenColorFactor", {fc.sheen, fc.sheen, fc.sheen}},
+                                                         {"sheenRoughnessFactor", fc.sheen_roughness}};
+    d.primitive()["material"] = d.material(material);
     HostScene scene = load_scene(d.write("furnace.gltf", "wf_gltf_render"));
     ASSERT_EQ(scene.lights.size(), 1u);
     ASSERT_EQ(scene.lights[0].type, LightType::Environment);
@@ -67,6 +77,10 @@ TEST_P(GltfFurnace, WhitePlaneReflectsItsAlbedoOfTheEnvironment) {
     p.base_color = Vec3f(1.0f);
     p.metallic = fc.metallic;
     p.roughness = fc.roughness;
+    p.clearcoat = fc.clearcoat;
+    p.clearcoat_roughness = fc.clearcoat_roughness;
+    p.sheen_color = Vec3f(fc.sheen);
+    p.sheen_roughness = fc.sheen_roughness;
     const GltfBsdf b = GltfBsdf::make(p, -to_camera, Vec3f(0, 0, 1), Vec3f(0, 0, 1), true, false);
     std::mt19937_64 engine(17);
     auto rng = [&] { return float(engine() >> 40) * (1.0f / 16777216.0f); };  // [0, 1)
@@ -78,8 +92,8 @@ TEST_P(GltfFurnace, WhitePlaneReflectsItsAlbedoOfTheEnvironment) {
         asum += w, asum2 += w * w;
     }
     const double albedo = asum / m, albedo_se = std::sqrt(std::max(0.0, asum2 / m - albedo * albedo) / m);
-    std::printf("  metallic %.0f roughness %.1f at %2.0f degrees: render %.4f +- %.4f, albedo %.4f +- %.4f\n", fc.metallic,
-                fc.roughness, fc.theta_degrees, mean, se, albedo, albedo_se);
+    std::printf("  metallic %.0f roughness %.1f coat %.1f sheen %.1f at %2.0f degrees: render %.4f +- %.4f, albedo %.4f +- %.4f\n",
+                fc.metallic, fc.roughness, fc.clearcoat, fc.sheen, fc.theta_degrees, mean, se, albedo, albedo_se);
     EXPECT_NEAR(mean, albedo, 4.0 * std::sqrt(se * se + albedo_se * albedo_se) + 2e-3);
     if (fc.metallic == 1.0f) {
         EXPECT_LE(mean, 1.0 + 4.0 * se) << "reflects more than the environment gives";
@@ -98,11 +112,14 @@ TEST_P(GltfFurnace, WhitePlaneReflectsItsAlbedoOfTheEnvironment) {
 INSTANTIATE_TEST_SUITE_P(WhiteSurfaces, GltfFurnace,
                          ::testing::Values(FurnaceCase{0, 0.5f, 0}, FurnaceCase{0, 0.5f, 60}, FurnaceCase{0, 1.0f, 0},
                                            FurnaceCase{0, 1.0f, 75}, FurnaceCase{0, 0.2f, 45}, FurnaceCase{1, 0.5f, 30},
-                                           FurnaceCase{1, 1.0f, 70}),
+                                           FurnaceCase{1, 1.0f, 70}, FurnaceCase{1, 0.5f, 60, 1.0f, 0.2f},
+                                           FurnaceCase{0, 0.5f, 30, 0.8f, 0.05f}, FurnaceCase{1, 1.0f, 70, 0, 0, 1.0f, 0.3f},
+                                           FurnaceCase{0, 0.8f, 0, 0, 0, 0.7f, 1.0f}),
                          [](const ::testing::TestParamInfo<FurnaceCase>& info) {
                              char name[64];
-                             std::snprintf(name, sizeof name, "%s_r%02d_%02ddeg", info.param.metallic > 0 ? "metal" : "dielectric",
-                                           int(info.param.roughness * 10 + 0.5f), int(info.param.theta_degrees));
+                             std::snprintf(name, sizeof name, "%s_r%02d_%02ddeg%s%s", info.param.metallic > 0 ? "metal" : "dielectric",
+                                           int(info.param.roughness * 10 + 0.5f), int(info.param.theta_degrees),
+                                           info.param.clearcoat > 0 ? "_coated" : "", info.param.sheen > 0 ? "_sheen" : "");
                              return std::string(name);
                          });
 

@@ -2,11 +2,15 @@
 // at the maximum path length, push a next-event-estimation shadow ray, sample
 // the BSDF for the next ray and apply Russian roulette. Follows SmallVCM's path
 // tracer estimator exactly (balance heuristic; BSDF pdfs include the RR
-// probability), except that emitters may also reflect when their material does.
+// probability), except that emitters may also reflect when their material does, and
+// that segments inside absorbing glTF volumes are attenuated (Beer-Lambert).
 #pragma once
+
+#include <type_traits>
 
 #include "accel/surface.h"
 #include "materials/emitters.h"
+#include "materials/pbr_material.h"
 #include "materials/surface_bsdf.h"
 #include "wavefront/queues.h"
 #include "wavefront/rng_dims.h"
@@ -27,7 +31,7 @@ struct PtShadeContext {
 // Next-event estimation: one picked light, one sample on it; pushes the shadow ray.
 template <class BsdfT>
 WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slot, const PathRng& rng,
-                                         const BsdfT& bsdf, const SurfacePoint& sp,
+                                         const BsdfT& bsdf, const SurfacePoint& sp, Vec3f throughput,
                                          const WorkQueue<ShadowRayView>& shadow) {
     const CameraPathView& p = ctx.paths;
     const uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
@@ -39,7 +43,7 @@ WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slo
     if (is_black(ev.factor)) return;
     float weight = 1.0f;
     if (!ds.is_delta) weight = mis_balance(ds.pdf_direct_w * pick, ev.pdf_fwd_w * bsdf.continuation_prob());
-    Vec3f contribution = p.throughput[slot] * ds.radiance * ev.factor * (weight * ev.cos_out / (pick * ds.pdf_direct_w));
+    Vec3f contribution = throughput * ds.radiance * ev.factor * (weight * ev.cos_out / (pick * ds.pdf_direct_w));
     float t_max;
     Ray shadow_ray = shadow_ray_to_light(sp, ds, &t_max);
     push_shadow_ray(shadow, shadow_ray, t_max, contribution, p.pixel[slot]);
@@ -58,6 +62,13 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         const SurfacePoint& sp = v.sp;
         const BsdfT& bsdf = v.bsdf;
         PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], path_length, kRngStreamCamera};
+        Vec3f throughput = p.throughput[slot];
+        if constexpr (!std::is_same_v<BsdfT, Bsdf>) {
+            // KHR_materials_volume: the segment that reached this surface from inside an
+            // absorbing volume loses exp(-sigma_a t) (materials/pbr_material.h). Only the
+            // glTF instantiation pays for it.
+            throughput *= volume_transmittance(ctx.scene.materials[v.info.material], p.ray_dir[slot], sp.ng, p.hit_t[slot]);
+        }
         if (v.opacity < 1.0f && rng.at(rng_dim::kOpacity) >= v.opacity) {
             // Stochastic transparency (glTF alpha): the path goes on through the surface
             // as if it were not there, one segment longer (a fresh key for its numbers).
@@ -65,6 +76,7 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
             // reaches what lies behind: the weight-1 rule of a specular bounce applies.
             if (path_length >= ctx.max_path_length) return;
             p.ray_origin[slot] = offset_ray_origin(sp.p, sp.p_error, sp.ng, p.ray_dir[slot]);
+            p.throughput[slot] = throughput;
             p.last_specular[slot] = 1;
             p.path_length[slot] = path_length + 1;
             p.alive[slot] = 1;
@@ -72,7 +84,6 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         }
         if (!bsdf.is_valid()) return;
 
-        Vec3f throughput = p.throughput[slot];
         if (v.info.light >= 0) {
             EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot], sp.p,
                                            p.ray_dir[slot]);
@@ -92,7 +103,7 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         const float continuation = bsdf.continuation_prob();
         if (continuation == 0.0f) return;
 
-        if (!bsdf.is_delta() && ctx.scene.num_lights > 0) pt_sample_direct_light(ctx, slot, rng, bsdf, sp, shadow);
+        if (!bsdf.is_delta() && ctx.scene.num_lights > 0) pt_sample_direct_light(ctx, slot, rng, bsdf, sp, throughput, shadow);
 
         BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
         if (is_black(s.factor)) return;
