@@ -57,6 +57,18 @@ for m in "${gltf_models[@]}"; do
   "$build/bin/wavefront" render "$m" --backend cuda --width 1024 --height 1024 --spp 64 -o "$res/gltf_$name.png" \
     --stats "$res/gltf_${name}_stats.json" 2>&1 | tail -1
 done
+if [ -x "$build/bin/bench_gltf" ]; then
+  echo "== bench_gltf (pt, 1024x1024, 32 passes, surface queue unsorted vs sorted by material)"
+  gmodels=(tests/data/gltf/TextureSettingsTest/TextureSettingsTest.glb)
+  for m in "$build"/assets/*.glb "$build"/assets/*/*.gltf; do [ -f "$m" ] && gmodels+=("$m"); done
+  "$build/bin/bench_gltf" --backend cuda --passes 32 --json "$res/bench_gltf.json" "${gmodels[@]}" \
+    > "$res/bench_gltf.log" 2>&1; echo "bench_gltf exit $?"
+  grep -E "^==|^ms/pass|^(shade_surface|material_keys|sort_by_material|intersect_closest) " "$res/bench_gltf.log"
+  for m in "$build"/assets/*/*.gltf; do  # the extensions' sample models, as rendered directly
+    [ -f "$m" ] && "$build/bin/wavefront" render "$m" --backend cuda --width 512 --height 512 --spp 64 \
+      -o "$res/gltf_$(basename "${m%.*}").png" 2>&1 | tail -1
+  done
+fi
 if [ -f "$build/assets/studio.exr" ]; then
   echo "== environment map (studio.exr, DWAB) lighting MetalRoughSpheres and the Cornell box"
   [ -f "$build/assets/MetalRoughSpheresNoTextures.glb" ] &&
