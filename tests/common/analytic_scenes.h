@@ -168,6 +168,15 @@ inline HostScene lit_ground_scene(float s, float rho, float e, Vec3f light_direc
     return sc;
 }
 
+// KHR_lights_punctual's recommended spot falloff, written out here from the spec (not
+// the engine's materials/emitters.h spot_falloff): with c the cosine to the axis,
+// t = clamp((c - cos outer) / max(1e-3, cos inner - cos outer), 0, 1), falloff t^2.
+inline double gltf_spot_falloff(double cos_axis, double inner_degrees, double outer_degrees) {
+    const double ci = std::cos(inner_degrees * M_PI / 180.0), co = std::cos(outer_degrees * M_PI / 180.0);
+    const double t = std::clamp((cos_axis - co) / std::max(1e-3, ci - co), 0.0, 1.0);
+    return t * t;
+}
+
 // A spot light over a diffuse ground, the closed form the spot tests check against.
 struct SpotOverGround {
     Vec3f position{0.0f, 2.0f, 0.0f};
@@ -176,12 +185,7 @@ struct SpotOverGround {
     float inner_degrees = 20.0f, outer_degrees = 35.0f;
     float rho = 0.5f;
 
-    // KHR_lights_punctual's falloff, written out here from the spec (not the engine's).
-    double falloff(double cos_axis) const {
-        const double ci = std::cos(inner_degrees * kPi / 180.0), co = std::cos(outer_degrees * kPi / 180.0);
-        const double t = std::clamp((cos_axis - co) / std::max(1e-3, ci - co), 0.0, 1.0);
-        return t * t;
-    }
+    double falloff(double cos_axis) const { return gltf_spot_falloff(cos_axis, inner_degrees, outer_degrees); }
     // Radiance leaving the ground (y = 0, normal +y) at p toward any direction:
     // rho / pi * I * falloff * cos(theta at the ground) / d^2.
     double ground_radiance(Vec3f p) const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "materials/emitters.h"
+#include "tests/common/analytic_scenes.h"
 #include "tests/materials/chi_square.h"
 #include "tests/materials/light_estimates.h"
 
@@ -308,11 +309,9 @@ Vec3f off_axis(const Light& l, float degrees, float dist) {
     return l.position + dist * f.to_world(Vec3f(std::sin(a), 0.0f, std::cos(a)));
 }
 
-// glTF's recommended falloff, written out: t = clamp((cos - cos_outer) / (cos_inner - cos_outer)), t^2.
+// The spec's falloff at `degrees` from the axis.
 double gltf_falloff(double degrees, double inner, double outer) {
-    double c = std::cos(degrees * M_PI / 180.0), ci = std::cos(inner * M_PI / 180.0), co = std::cos(outer * M_PI / 180.0);
-    double t = std::clamp((c - co) / std::max(1e-3, ci - co), 0.0, 1.0);
-    return t * t;
+    return test::gltf_spot_falloff(std::cos(degrees * M_PI / 180.0), inner, outer);
 }
 
 TEST(Emitters, SpotLightIsAPointLightTimesTheGltfFalloff) {
