@@ -159,14 +159,18 @@ enum class LightType : uint32_t {
     Point = 1,        // radiant intensity in W/sr
     Directional = 2,  // irradiance at normal incidence in W/m^2, light travels along `direction`
     Environment = 3,  // radiance from every direction: constant, a gradient from nadir to zenith, or an image
+    Spot = 4,         // a point light shining into a cone: radiant intensity in W/sr times its falloff
 };
 
 struct Light {
     LightType type = LightType::Area;
     uint32_t prim = 0;  // Area: the emitting primitive id
-    Vec3f radiance{0.0f};  // Area/Environment: radiance (environment: its mean); Point: intensity; Directional: irradiance
-    Vec3f position{0.0f};  // Point
-    Vec3f direction{0.0f, 0.0f, -1.0f};  // Directional: unit direction the light travels in
+    // Area/Environment: radiance (environment: its mean); Point: intensity; Spot: intensity on
+    // its axis (inside the inner cone); Directional: irradiance
+    Vec3f radiance{0.0f};
+    Vec3f position{0.0f};  // Point, Spot
+    // Directional: unit direction the light travels in; Spot: the unit axis of its cone
+    Vec3f direction{0.0f, 0.0f, -1.0f};
     // Environment: looking along the unit direction w, the radiance is
     // radiance + radiance_slope * dot(w, zenith) (materials/emitters.h), a gradient from
     // the nadir to the zenith. The default slope 0 is a constant environment. With an
@@ -174,6 +178,13 @@ struct Light {
     // "intensity") and the slope is 0.
     Vec3f radiance_slope{0.0f};
     Vec3f zenith{0.0f, 1.0f, 0.0f};
+    // Spot: cosines of the inner and outer cone half-angles about `direction`
+    // (cos_inner >= cos_outer). The intensity is full inside the inner cone, falls off
+    // smoothly to 0 at the outer one (materials/emitters.h spot_falloff, glTF
+    // KHR_lights_punctual's recommended curve) and is 0 beyond. Defaults: glTF's 0 and
+    // 45 degrees.
+    float cos_inner = 1.0f;
+    float cos_outer = 0.70710678f;
 };
 
 // How lights are picked for next-event estimation and light sub-paths

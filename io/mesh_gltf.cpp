@@ -6,6 +6,7 @@
 //
 // tinygltf checks the JSON, not that accessors lie inside their buffers, so every
 // accessor read here is bounds-checked first.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -187,7 +188,8 @@ private:
     }
 
     // KHR_lights_punctual: light units are taken as the engine's (candela as W/sr for
-    // point lights, lux as W/m^2 for directional ones), colour times intensity.
+    // point and spot lights, lux as W/m^2 for directional ones), colour times intensity.
+    // Directional and spot lights shine along their node's -z.
     void read_light(const tinygltf::Value& ext, const Affine3& world, const std::string& where) {
         if (!ext.IsObject() || !ext.Has("light") || !ext.Get("light").IsInt())
             fail(where + ": KHR_lights_punctual without a light index");
@@ -209,15 +211,16 @@ private:
             light.type = LightType::Point;
             light.position = world.point(Vec3f(0.0f));
             light.radiance = power;
-        } else if (l.type == "directional") {
-            light.type = LightType::Directional;
-            const Vec3f d = world.vector(Vec3f(0.0f, 0.0f, -1.0f));  // the light shines along its node's -z
+        } else if (l.type == "directional" || l.type == "spot") {
+            light.type = l.type == "spot" ? LightType::Spot : LightType::Directional;
+            const Vec3f d = world.vector(Vec3f(0.0f, 0.0f, -1.0f));
             if (!(length(d) > 0.0f)) fail(at + ": the node's transform leaves no direction");
             light.direction = normalize(d);
             light.radiance = power;
-        } else if (l.type == "spot") {
-            out_.warnings.push_back(path_ + ": " + at + " is a spot light, which is not supported yet: it is left out");
-            return;
+            if (light.type == LightType::Spot) {
+                light.position = world.point(Vec3f(0.0f));
+                read_spot_cone(l.spot, light, at);
+            }
         } else {
             fail(at + ": unknown light type '" + l.type + "'");
         }
@@ -225,6 +228,23 @@ private:
             out_.warnings.push_back(path_ + ": " + at + ": range " + std::to_string(l.range) +
                                     " is ignored (the light falls off with the inverse square everywhere)");
         out_.lights.push_back(light);
+    }
+
+    // The spec's ranges: 0 <= inner <= outer <= pi/2 (radians; inner < outer in the spec,
+    // equal is accepted: the falloff is then a step), outer > 0. A cone too narrow for
+    // float (cos rounds to 1) holds no direction and is refused as well.
+    void read_spot_cone(const tinygltf::SpotLight& spot, Light& light, const std::string& at) const {
+        const double inner = spot.innerConeAngle, outer = spot.outerConeAngle;
+        constexpr double kHalfPi = 1.57079632679489661923;
+        if (!(outer > 0.0 && outer <= kHalfPi + 1e-6))
+            fail(at + ": spot.outerConeAngle " + std::to_string(outer) + " is not in (0, pi/2]");
+        if (!(inner >= 0.0 && inner <= outer))
+            fail(at + ": spot.innerConeAngle " + std::to_string(inner) + " is not in [0, outerConeAngle = " +
+                 std::to_string(outer) + "]");
+        light.cos_inner = float(std::cos(std::min(inner, kHalfPi)));
+        light.cos_outer = float(std::cos(std::min(outer, kHalfPi)));
+        if (!(light.cos_outer < 1.0f))
+            fail(at + ": spot.outerConeAngle " + std::to_string(outer) + " is too narrow for float (cos rounds to 1)");
     }
 
     AccessorView accessor(int index, const std::string& where, int type, std::initializer_list<int> component_types) const {

@@ -190,6 +190,31 @@ void read_environment(const Reader& r, const Node& l, const std::string& base_di
     if (auto up = r.member(l, "up")) light.zenith = normalize(r.direction(*up));
 }
 
+// The narrowest outer cone accepted, in degrees: below ~0.014 degrees cos rounds to 1 in
+// float and the cone holds no direction (its emission pdf 1 / (2 pi (1 - cos)) is infinite).
+constexpr double kMinSpotConeDegrees = 0.02;
+
+// A point light shining into a cone about "direction", with glTF's defaults (inner 0,
+// outer 45 degrees) and its falloff (materials/emitters.h spot_falloff).
+void read_spot(const Reader& r, const Node& l, Light& light) {
+    r.check_keys(l, {"type", "position", "direction", "intensity", "inner_cone_angle", "outer_cone_angle", "name"},
+                 "a spot light");
+    light.type = LightType::Spot;
+    light.position = r.point(r.required(l, "position", "a spot light"));
+    light.direction = normalize(r.direction(r.required(l, "direction", "a spot light")));
+    light.radiance = r.color_or(l, "intensity", Vec3f(1.0f), kNonNegative);
+    const double outer = r.real_or(l, "outer_cone_angle", 45.0f, Interval{kMinSpotConeDegrees, 90.0});
+    const double inner = r.real_or(l, "inner_cone_angle", 0.0f, Interval{0.0, 90.0});
+    if (inner > outer) {
+        char expected[96];
+        std::snprintf(expected, sizeof expected, "number <= outer_cone_angle (%g)", outer);
+        r.fail(*r.member(l, "inner_cone_angle"), expected);
+    }
+    constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
+    light.cos_inner = float(std::cos(inner * kRadiansPerDegree));
+    light.cos_outer = float(std::cos(outer * kRadiansPerDegree));
+}
+
 void read_lights(const Reader& r, const Node& n, const std::string& base_dir, std::vector<Light>& lights,
                  HostEnvironmentMap& environment_map, std::vector<std::string>& files_read) {
     r.expect_array(n, "list of lights");
@@ -197,7 +222,7 @@ void read_lights(const Reader& r, const Node& n, const std::string& base_dir, st
     for (size_t i = 0; i < n->size(); ++i) {
         Node l = r.element(n, i);
         r.expect_object(l, "light");
-        std::string type = r.choice(r.required(l, "type", "a light"), {"point", "directional", "environment"});
+        std::string type = r.choice(r.required(l, "type", "a light"), {"point", "spot", "directional", "environment"});
         if (auto name = r.member(l, "name")) r.string(*name);  // documentation only
         Light light;
         if (type == "point") {
@@ -205,6 +230,8 @@ void read_lights(const Reader& r, const Node& n, const std::string& base_dir, st
             light.type = LightType::Point;
             light.position = r.point(r.required(l, "position", "a point light"));
             light.radiance = r.color_or(l, "intensity", Vec3f(1.0f), kNonNegative);
+        } else if (type == "spot") {
+            read_spot(r, l, light);
         } else if (type == "directional") {
             r.check_keys(l, {"type", "direction", "irradiance", "name"}, "a directional light");
             light.type = LightType::Directional;

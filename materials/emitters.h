@@ -10,7 +10,11 @@
 //
 // Units: area and environment lights carry radiance (W/sr/m^2; an environment image's
 // texels do, and Light::radiance scales them), point lights radiant intensity (W/sr),
-// directional lights irradiance at normal incidence (W/m^2).
+// directional lights irradiance at normal incidence (W/m^2), spot lights radiant
+// intensity on their axis, times spot_falloff off it.
+// Spot lights are point lights that emit only into their outer cone; their particles
+// leave uniformly inside it (their emission pdf is 1 / the cone's solid angle) and carry
+// the falloff in their energy.
 // Area lights are one-sided: they emit into the hemisphere of their geometric normal
 // (triangles: normalize(cross(p1-p0, p2-p0)); spheres: outward, inward with kPrimFlipNormal).
 // Area lights are sampled uniformly by area (triangles with the sqrt barycentric mapping,
@@ -61,7 +65,7 @@ struct DirectSample {
     float pdf_direct_w = 0.0f;  // solid-angle pdf of this direction at the receiver (point: dist^2, directional: 1)
     float pdf_emission_w = 0.0f;  // pdf that emit() produces the reverse particle (position and direction)
     float cos_at_light = 0.0f;  // cos between the light normal and -dir_to_light; 1 for non-area lights
-    bool is_delta = false;      // point, directional: cannot be hit by BSDF sampling
+    bool is_delta = false;      // point, spot, directional: cannot be hit by BSDF sampling
     bool is_infinite = false;   // directional, environment
     // The sampled point as a surface point (area: position, error bound, emitting-side
     // normal; point light: its position with zero error), so a shadow ray can be
@@ -82,17 +86,26 @@ struct EmissionSample {
     Vec3f origin_error{0.0f};     // rounding-error bound of origin (area lights; 0 elsewhere)
     Vec3f origin_normal{0.0f, 0.0f, 1.0f};  // area lights: the emitting side's normal (to offset the ray)
     Vec3f dir{0.0f, 0.0f, 1.0f};  // unit, the direction the particle travels
-    Vec3f energy{0.0f};  // radiance * cos (area), intensity (point), irradiance (directional), radiance (env)
+    Vec3f energy{0.0f};  // radiance * cos (area), intensity (point; spot: times falloff), irradiance (directional), radiance (env)
     float pdf_emission_w = 0.0f;  // pdf of (origin, dir): area pdf x solid-angle pdf
     float pdf_direct_a = 0.0f;    // illuminate()'s pdf of choosing this origin (area; 1 for delta; env: solid angle)
     float cos_light = 1.0f;       // cos between the light normal and dir; 1 for non-area lights
 };
 
 WF_HD_INLINE bool light_is_delta(const Light& l) {
-    return l.type == LightType::Point || l.type == LightType::Directional;
+    return l.type == LightType::Point || l.type == LightType::Spot || l.type == LightType::Directional;
 }
 WF_HD_INLINE bool light_is_infinite(const Light& l) {
     return l.type == LightType::Directional || l.type == LightType::Environment;
+}
+
+// A spot light's intensity relative to its axis, for a direction at cosine `cos_theta` to
+// the axis: KHR_lights_punctual's recommended implementation, t = saturate((cos_theta -
+// cos_outer) / max(1e-3, cos_inner - cos_outer)), falloff t^2. 1 inside the inner cone, 0
+// on and beyond the outer one; the 1e-3 keeps an inner cone equal to the outer one finite.
+WF_HD_INLINE float spot_falloff(const Light& spot, float cos_theta) {
+    float t = clampf((cos_theta - spot.cos_outer) / fmaxf(1e-3f, spot.cos_inner - spot.cos_outer), 0.0f, 1.0f);
+    return t * t;
 }
 
 // Environment radiance seen looking along the unit direction `w` (away from the scene).
@@ -192,16 +205,23 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
         ds.light_point = SurfacePoint{ep.position, ep.position_error, ep.normal};
         return ds;
     }
-    case LightType::Point: {
+    case LightType::Point:
+    case LightType::Spot: {
         Vec3f to_light = light.position - receiver;
         float dist2 = length_squared(to_light);
         if (!(dist2 > 0.0f)) return ds;
         ds.distance = sqrtf(dist2);
         ds.dir_to_light = to_light / ds.distance;
-        ds.pdf_direct_w = dist2;  // so that radiance * cos / pdf = I cos / d^2
+        float falloff = 1.0f;
         ds.pdf_emission_w = uniform_sphere_pdf_w();
+        if (light.type == LightType::Spot) {
+            falloff = spot_falloff(light, dot(light.direction, -ds.dir_to_light));
+            if (!(falloff > 0.0f)) return ds;  // outside the outer cone: black
+            ds.pdf_emission_w = uniform_cone_pdf_w(light.cos_outer);
+        }
+        ds.pdf_direct_w = dist2;  // so that radiance * cos / pdf = I cos / d^2
         ds.cos_at_light = 1.0f;
-        ds.radiance = light.radiance;
+        ds.radiance = light.radiance * falloff;
         ds.light_point = SurfacePoint{light.position, Vec3f(0.0f), -ds.dir_to_light};
         return ds;
     }
@@ -299,6 +319,17 @@ WF_HD_INLINE EmissionSample emit(const Light& light, const EmitterContext& ctx, 
         es.dir = sample_uniform_sphere(u0, u1);
         es.energy = light.radiance;
         es.pdf_emission_w = uniform_sphere_pdf_w();
+        es.pdf_direct_a = 1.0f;
+        es.cos_light = 1.0f;
+        return es;
+    }
+    case LightType::Spot: {
+        // Uniform in the outer cone, where all the light goes; the falloff rides in the energy.
+        Vec3f local = sample_uniform_cone(u0, u1, light.cos_outer);
+        es.origin = light.position;
+        es.dir = Frame::from_z(light.direction).to_world(local);
+        es.energy = light.radiance * spot_falloff(light, local.z);
+        es.pdf_emission_w = uniform_cone_pdf_w(light.cos_outer);
         es.pdf_direct_a = 1.0f;
         es.cos_light = 1.0f;
         return es;

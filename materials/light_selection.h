@@ -15,6 +15,8 @@
 // distribution; any positive value keeps every estimator unbiased:
 //   area (one-sided)   pi * area * L
 //   point              4 pi * I
+//   spot               2 pi * I * ((1 - cos_inner) + (cos_inner - cos_outer) / 3)   (the
+//                      integral of glTF's falloff t^2, t linear in cos, over the sphere)
 //   directional        pi R^2 * E              (R: the scene's bounding-sphere radius,
 //   environment        pi R^2 * integral of L over the sphere   the disc particles start on)
 // With an environment image, its integral is the luminance integral of the texels (the
@@ -66,6 +68,10 @@ WF_HD_INLINE double light_power(const Light& light, const EmitterContext& ctx) {
     switch (light.type) {
     case LightType::Area: return pi * lum / double(emitter_inv_area(ctx, light.prim));
     case LightType::Point: return 4.0 * pi * lum;
+    case LightType::Spot: {
+        const double ci = double(light.cos_inner), co = double(light.cos_outer);
+        return 2.0 * pi * lum * ((1.0 - ci) + fmax(ci - co, 0.0) / 3.0);
+    }
     case LightType::Directional: return pi * r * r * lum;
     case LightType::Environment: {
         // A gradient's mean over the sphere is its radiance (the slope term averages out).

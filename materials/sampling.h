@@ -55,6 +55,23 @@ WF_HD_INLINE Vec3f sample_uniform_sphere(float u0, float u1) {
 
 WF_HD_INLINE float uniform_sphere_pdf_w() { return 0.25f * kInvPi; }
 
+// ---- Uniform cone around +z ------------------------------------------------------------
+// Directions within angle theta_max of +z, uniform in solid angle: phi = 2 pi u0,
+// 1 - cos theta = u1 (1 - cos theta_max). 1 - cos theta is formed directly (not as a
+// difference of cosines near 1) so that narrow cones keep their sin theta.
+WF_HD_INLINE Vec3f sample_uniform_cone(float u0, float u1, float cos_theta_max) {
+    float phi = 2.0f * kPi * u0;
+    float one_minus_cos = u1 * (1.0f - cos_theta_max);
+    float sin_theta = sqrtf(fmaxf(0.0f, one_minus_cos * (2.0f - one_minus_cos)));
+    return {cosf(phi) * sin_theta, sinf(phi) * sin_theta, 1.0f - one_minus_cos};
+}
+
+// Density of sample_uniform_cone inside the cone: 1 / (2 pi (1 - cos theta_max)), the
+// inverse of the cone's solid angle. The caller decides whether a direction is inside.
+WF_HD_INLINE float uniform_cone_pdf_w(float cos_theta_max) {
+    return 1.0f / (2.0f * kPi * (1.0f - cos_theta_max));
+}
+
 // ---- Unit disc (Shirley-Chiu concentric mapping) --------------------------------------
 // Uniform over the unit disc; density 1/pi per unit area.
 WF_HD_INLINE Vec2f sample_concentric_disk(float u0, float u1) {

@@ -59,11 +59,12 @@ std::string write_bytes(const std::string& name, const std::string& bytes) {
 
 const std::string kSmall = " --width 16 --height 16 --spp 1 --backend cpu --quiet";
 
-// A .glb with an unknown (not required) extension and a spot light: two warnings.
+// A .glb with an unknown (not required) extension and a spot light with a range: two
+// warnings (the spot light itself is rendered).
 TEST(GltfCli, GlbRendersAndPrintsTheFilesWarnings) {
     test::GltfDoc d;
     d.g["extensionsUsed"] = {"EXT_made_up_extension", "KHR_lights_punctual"};
-    d.g["extensions"]["KHR_lights_punctual"]["lights"] = json::array({{{"type", "spot"}, {"intensity", 1.0}, {"spot", {{"outerConeAngle", 0.5}}}}});
+    d.g["extensions"]["KHR_lights_punctual"]["lights"] = json::array({{{"type", "spot"}, {"intensity", 1.0}, {"range", 5.0}, {"spot", {{"outerConeAngle", 0.5}}}}});
     d.g["nodes"].push_back({{"translation", {0, 0, 2}}, {"extensions", {{"KHR_lights_punctual", {{"light", 0}}}}}});
     d.g["scenes"][0]["nodes"] = {0, 1};
     const std::string model = write_bytes("warned.glb", d.glb());
@@ -73,7 +74,8 @@ TEST(GltfCli, GlbRendersAndPrintsTheFilesWarnings) {
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
     EXPECT_TRUE(contains(r.stderr_text, model + ": ")) << r.stderr_text;
     EXPECT_TRUE(contains(r.stderr_text, "EXT_made_up_extension")) << r.stderr_text;
-    EXPECT_TRUE(contains(r.stderr_text, "spot")) << r.stderr_text;
+    EXPECT_TRUE(contains(r.stderr_text, "range")) << r.stderr_text;
+    EXPECT_FALSE(contains(r.stderr_text, "spot")) << r.stderr_text;
     EXPECT_EQ(lines(r.stderr_text), 2u) << r.stderr_text;
     const Image out = read_image(image);
     EXPECT_EQ(out.width, 16u);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,56 @@ inline void check_lit_ground(BackendKind backend, float s) {
                 ADD_FAILURE() << "S = " << s << ": pixel " << x << ", " << y << " = " << v << ", expected " << expected;
         }
     EXPECT_EQ(wrong, 0) << "S = " << s << ": of 512 ground pixels";
+}
+
+// Renders spot_lit_ground_scene (48x48, `spp` iterations of pt) and checks every pixel
+// against the closed form averaged over the pixel (a 16x16 grid of camera rays). The
+// only noise is where in the pixel each sample falls, so the tolerance is 5 standard
+// errors of that: the spread of the closed form over the pixel / sqrt(spp). Pixels wholly
+// inside the inner cone, in the falloff ring and outside the outer cone (exactly 0) are
+// each checked, and each kind must be present.
+inline void check_spot_lit_ground(BackendKind backend, uint32_t spp) {
+    const SpotOverGround spot;
+    const uint32_t size = 48, grid = 16;
+    HostScene scene = spot_lit_ground_scene(spot, size);
+    const Camera cam = scene.camera.build(size, size);
+    RenderResult r = render_with(scene, backend, spp, 4);
+    EXPECT_EQ(r.stats.nonfinite_samples, 0u);
+    const double full = spot.rho / kPi * spot.intensity;  // scale of the values, for float slack
+    int inside = 0, ring = 0, outside = 0, wrong = 0;
+    for (uint32_t y = 0; y < size; ++y)
+        for (uint32_t x = 0; x < size; ++x) {
+            double sum = 0, sum2 = 0;
+            int full_falloff = 0, dark = 0;
+            for (uint32_t k = 0; k < grid * grid; ++k) {
+                Ray ray = cam.generate_ray(x + (k % grid + 0.5f) / grid, y + (k / grid + 0.5f) / grid, 0.5f, 0.5f);
+                ASSERT_LT(ray.dir.y, 0.0f) << "every camera ray meets the ground";
+                const Vec3f p = ray.origin + (-ray.origin.y / ray.dir.y) * ray.dir;
+                const double v = spot.ground_radiance(p);
+                const Vec3f to_p = normalize(p - spot.position);
+                full_falloff += spot.falloff(dot(spot.axis, to_p)) == 1.0;
+                dark += v == 0.0;
+                sum += v;
+                sum2 += v * v;
+            }
+            const double n = double(grid * grid), expected = sum / n;
+            const double spread = std::sqrt(std::max(0.0, sum2 / n - expected * expected));
+            const double tolerance = 5.0 * spread / std::sqrt(double(spp)) + 2e-5 * full;
+            const float got = r.image.at(x, y).y;
+            if (dark == int(n)) ++outside;
+            else if (full_falloff == int(n)) ++inside;
+            else if (dark == 0) ++ring;
+            if (dark == int(n) ? got != 0.0f : !(std::fabs(got - expected) <= tolerance))
+                if (wrong++ < 5)
+                    ADD_FAILURE() << "pixel " << x << ", " << y << " = " << got << ", expected " << expected << " +- "
+                                  << tolerance;
+        }
+    EXPECT_EQ(wrong, 0) << "of " << size * size << " pixels";
+    std::printf("spot-lit ground: %d pixels inside the inner cone, %d in the ring, %d outside\n", inside, ring,
+                outside);
+    EXPECT_GE(inside, 20);
+    EXPECT_GE(ring, 40);
+    EXPECT_GE(outside, 200);
 }
 
 // "S1e6" for a test parameter of 1e6.

@@ -2,6 +2,7 @@
 // GPU test binaries.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -164,6 +165,57 @@ inline HostScene lit_ground_scene(float s, float rho, float e, Vec3f light_direc
     sun.radiance = Vec3f(e);
     sun.direction = normalize(light_direction);
     sc.lights.push_back(sun);
+    return sc;
+}
+
+// KHR_lights_punctual's recommended spot falloff, written out here from the spec (not
+// the engine's materials/emitters.h spot_falloff): with c the cosine to the axis,
+// t = clamp((c - cos outer) / max(1e-3, cos inner - cos outer), 0, 1), falloff t^2.
+inline double gltf_spot_falloff(double cos_axis, double inner_degrees, double outer_degrees) {
+    const double ci = std::cos(inner_degrees * M_PI / 180.0), co = std::cos(outer_degrees * M_PI / 180.0);
+    const double t = std::clamp((cos_axis - co) / std::max(1e-3, ci - co), 0.0, 1.0);
+    return t * t;
+}
+
+// A spot light over a diffuse ground, the closed form the spot tests check against.
+struct SpotOverGround {
+    Vec3f position{0.0f, 2.0f, 0.0f};
+    Vec3f axis = normalize(Vec3f(0.2f, -1.0f, 0.1f));  // tilted, so that the axis is really used
+    float intensity = 3.0f;                               // W/sr on the axis
+    float inner_degrees = 20.0f, outer_degrees = 35.0f;
+    float rho = 0.5f;
+
+    double falloff(double cos_axis) const { return gltf_spot_falloff(cos_axis, inner_degrees, outer_degrees); }
+    // Radiance leaving the ground (y = 0, normal +y) at p toward any direction:
+    // rho / pi * I * falloff * cos(theta at the ground) / d^2.
+    double ground_radiance(Vec3f p) const {
+        const Vec3f v = p - position;
+        const double d = length(v);
+        const double cos_axis = dot(axis, v) / d, cos_ground = double(position.y - p.y) / d;
+        return rho / kPi * intensity * falloff(cos_axis) * cos_ground / (d * d);
+    }
+};
+
+// The spot of `spot` over a diffuse ground of half-size 100 at y = 0 (two triangles),
+// seen from (0, 4, 4) looking down at 45 degrees: every camera ray meets the ground. One
+// light, nothing to bounce toward: each pixel is the ground radiance averaged over it.
+inline HostScene spot_lit_ground_scene(const SpotOverGround& spot, uint32_t size) {
+    HostScene sc;
+    sc.source_path = "<spot-lit ground>";
+    look_at_diffuse(sc, {0.0f, 4.0f, 4.0f}, {0.0f, -1.0f, -1.0f}, 60.0f, spot.rho, "ground", size);
+    const float s = 100.0f;
+    sc.triangles.push_back({{-s, 0, -s}, {s, 0, s}, {s, 0, -s}});
+    sc.triangles.push_back({{-s, 0, -s}, {-s, 0, s}, {s, 0, s}});
+    sc.prims.push_back({0, -1, 0});
+    sc.prims.push_back({0, -1, 0});
+    Light l;
+    l.type = LightType::Spot;
+    l.position = spot.position;
+    l.direction = spot.axis;
+    l.radiance = Vec3f(spot.intensity);
+    l.cos_inner = std::cos(spot.inner_degrees * kPi / 180.0f);
+    l.cos_outer = std::cos(spot.outer_degrees * kPi / 180.0f);
+    sc.lights.push_back(l);
     return sc;
 }
 

@@ -315,4 +315,20 @@ inline HostScene load_smallvcm_scene(const std::string& file) {
     return load_scene(test::source_dir() + "/scenes/smallvcm/" + file);
 }
 
+// SmallVCM's scene 2 with diffuse balls (without_specular_materials), its point light
+// turned into a spot (same position and intensity, inner 15, outer 35 degrees) aimed
+// down at the floor behind the right ball: a lit ellipse with a soft edge, the walls lit
+// only indirectly.
+inline HostScene spot_lit_smallvcm_box() {
+    HostScene scene = without_specular_materials(load_smallvcm_scene("s2-point.json"));
+    for (Light& l : scene.lights)
+        if (l.type == LightType::Point) {
+            l.type = LightType::Spot;
+            l.direction = normalize(Vec3f(0.3f, 0.5f, -1.0f));
+            l.cos_inner = std::cos(15.0f * kPi / 180.0f);
+            l.cos_outer = std::cos(35.0f * kPi / 180.0f);
+        }
+    return scene;
+}
+
 }  // namespace wf::test

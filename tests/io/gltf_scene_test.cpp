@@ -391,51 +391,69 @@ GltfDoc lights_doc() {
     d.g["extensions"]["KHR_lights_punctual"]["lights"] =
         json::array({{{"type", "point"}, {"color", {1.0, 0.5, 0.25}}, {"intensity", 5.0}},
                      {{"type", "directional"}, {"intensity", 3.0}},
-                     {{"type", "spot"}, {"intensity", 2.0}, {"spot", {{"outerConeAngle", 0.5}}}}});
+                     {{"type", "spot"}, {"color", {0.5, 1.0, 1.0}}, {"intensity", 2.0},
+                      {"spot", {{"innerConeAngle", 0.25}, {"outerConeAngle", 0.5}}}},
+                     {{"type", "spot"}, {"spot", json::object()}}});  // glTF's defaults: intensity 1, cone 0 to pi/4
     auto light = [](int i) { return json{{"KHR_lights_punctual", {{"light", i}}}}; };
     d.g["nodes"].push_back({{"translation", {0, 1, 0}}, {"children", {2}}});                       // 1
     d.g["nodes"].push_back({{"translation", {0, 3, 0}}, {"extensions", light(0)}});                // 2: point at (0, 4, 0)
     d.g["nodes"].push_back({{"rotation", {-h, 0, 0, h}}, {"extensions", light(1)}});               // 3: -90 deg about x
-    d.g["nodes"].push_back({{"translation", {5, 5, 5}}, {"extensions", light(2)}});                // 4: spot
-    d.g["scenes"][0]["nodes"] = {0, 1, 3, 4};
+    // 5 under 1: a spot at (5, 6, 5) turned +90 degrees about y (-z becomes -x)
+    d.g["nodes"].push_back({{"translation", {5, 5, 5}}, {"rotation", {0, h, 0, h}}, {"extensions", light(2)}});
+    d.g["nodes"][1]["children"].push_back(4);
+    d.g["nodes"].push_back({{"extensions", light(3)}});                                            // 5: default spot
+    d.g["scenes"][0]["nodes"] = {0, 1, 3, 5};
     return d;
 }
 
-TEST(GltfSceneLights, PointAndDirectionalWithNodeTransformsSpotIsAWarning) {
+TEST(GltfSceneLights, PointDirectionalAndSpotWithNodeTransforms) {
     const std::string path = lights_doc().write("lights.gltf");
     GltfScene s = read_gltf_scene(path, true);
-    ASSERT_EQ(s.lights.size(), 2u);
+    ASSERT_EQ(s.lights.size(), 4u);
     const Light& point = s.lights[0];
     EXPECT_EQ(point.type, LightType::Point);
     expect_vec(point.position, Vec3f(0, 4, 0));
     expect_vec(point.radiance, Vec3f(5.0f, 2.5f, 1.25f));  // colour x intensity
-    const Light& sun = s.lights[1];
+    // Depth-first node order: node 1's children (point, spot), node 3 (sun), node 5 (spot).
+    const Light& sun = s.lights[2];
     EXPECT_EQ(sun.type, LightType::Directional);
     expect_vec(sun.direction, Vec3f(0, -1, 0));  // the node's -z turned -90 degrees about x: straight down
     expect_vec(sun.radiance, Vec3f(3.0f));
-    bool spot = false;
+    const Light& spot = s.lights[1];
+    EXPECT_EQ(spot.type, LightType::Spot);
+    expect_vec(spot.position, Vec3f(5, 6, 5));  // the parent's translation added
+    expect_vec(spot.direction, Vec3f(-1, 0, 0));
+    expect_vec(spot.radiance, Vec3f(1.0f, 2.0f, 2.0f));  // candela as W/sr, colour x intensity
+    EXPECT_NEAR(spot.cos_inner, std::cos(0.25), 1e-6);
+    EXPECT_NEAR(spot.cos_outer, std::cos(0.5), 1e-6);
+    const Light& plain = s.lights[3];
+    EXPECT_EQ(plain.type, LightType::Spot);
+    expect_vec(plain.position, Vec3f(0, 0, 0));
+    expect_vec(plain.direction, Vec3f(0, 0, -1));
+    expect_vec(plain.radiance, Vec3f(1.0f));
+    EXPECT_EQ(plain.cos_inner, 1.0f);
+    EXPECT_NEAR(plain.cos_outer, std::sqrt(0.5), 1e-6);
     for (const std::string& w : s.warnings) {
         EXPECT_EQ(w.rfind(path + ": ", 0), 0u) << w;
-        spot |= w.find("spot") != std::string::npos;
+        EXPECT_EQ(w.find("spot"), std::string::npos) << w;  // spot lights are rendered now
     }
-    EXPECT_TRUE(spot);
 
     // Through load_scene: the lights are the scene's (no neutral environment added), the
     // warnings reach SceneLoadStats.
     SceneLoadStats stats;
     HostScene scene = load_scene(path, &stats);
-    size_t points = 0, suns = 0, environments = 0;
+    size_t points = 0, suns = 0, spot_lights = 0, environments = 0;
     for (const Light& l : scene.lights) {
         points += l.type == LightType::Point;
         suns += l.type == LightType::Directional;
+        spot_lights += l.type == LightType::Spot;
         environments += l.type == LightType::Environment;
     }
     EXPECT_EQ(points, 1u);
     EXPECT_EQ(suns, 1u);
+    EXPECT_EQ(spot_lights, 2u);
     EXPECT_EQ(environments, 0u);
-    bool stats_spot = false;
-    for (const std::string& w : stats.warnings) stats_spot |= w.find("spot") != std::string::npos;
-    EXPECT_TRUE(stats_spot);
+    EXPECT_TRUE(stats.warnings.empty());
 }
 
 TEST(GltfSceneLights, RangeIsWarnedAboutAndBadLightsAreErrors) {
@@ -452,6 +470,30 @@ TEST(GltfSceneLights, RangeIsWarnedAboutAndBadLightsAreErrors) {
     GltfDoc negative = lights_doc();
     negative.g["extensions"]["KHR_lights_punctual"]["lights"][0]["intensity"] = -1.0;
     EXPECT_CONTAINS(read_error(negative, "light_negative.gltf"), "light 0");
+
+    // Spot cones outside the spec's 0 <= inner <= outer <= pi/2, outer > 0.
+    auto spot_error = [](double inner, double outer, const std::string& name) {
+        GltfDoc d = lights_doc();
+        d.g["extensions"]["KHR_lights_punctual"]["lights"][2]["spot"] = {{"innerConeAngle", inner}, {"outerConeAngle", outer}};
+        return read_error(d, name);
+    };
+    EXPECT_CONTAINS(spot_error(0.0, 1.6, "spot_wide.gltf"), "spot_wide.gltf");
+    EXPECT_CONTAINS(spot_error(0.0, 1.6, "spot_wide.gltf"), "light 2: spot.outerConeAngle 1.6");
+    EXPECT_CONTAINS(spot_error(0.0, 0.0, "spot_zero.gltf"), "light 2: spot.outerConeAngle 0.0");
+    EXPECT_CONTAINS(spot_error(0.6, 0.5, "spot_inner.gltf"), "light 2: spot.innerConeAngle 0.6");
+    EXPECT_CONTAINS(spot_error(-0.1, 0.5, "spot_negative.gltf"), "light 2: spot.innerConeAngle -0.1");
+    EXPECT_CONTAINS(spot_error(0.0, 1e-6, "spot_narrow.gltf"), "too narrow");
+    // pi/2 as written by hand (a hair above) is the hemisphere.
+    GltfDoc half = lights_doc();
+    half.g["extensions"]["KHR_lights_punctual"]["lights"][2]["spot"] = {{"outerConeAngle", 1.5707964}};
+    GltfScene hemisphere = read_gltf_scene(half.write("spot_half_pi.gltf"), true);
+    bool found = false;
+    for (const Light& l : hemisphere.lights)
+        if (l.type == LightType::Spot && l.position.x == 5.0f) {
+            found = true;
+            EXPECT_NEAR(l.cos_outer, 0.0f, 1e-6f);
+        }
+    EXPECT_TRUE(found);
 }
 
 // ---- Extensions --------------------------------------------------------------------------

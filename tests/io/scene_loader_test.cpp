@@ -280,6 +280,61 @@ TEST(SceneLoader, LightsAreRead) {
     expect_vec_near(s.lights[2].radiance, Vec3f(0.1f, 0.2f, 0.3f));
 }
 
+TEST(SceneLoader, SpotLightIsReadWithGltfDefaults) {
+    HostScene s = parse(R"({"lights": [
+        {"type": "spot", "position": [1, 2, 3], "direction": [0, 0, -2], "intensity": [1, 2, 3],
+         "inner_cone_angle": 10, "outer_cone_angle": 30, "name": "key"},
+        {"type": "spot", "position": [0, 0, 0], "direction": [1, 0, 0]},
+        {"type": "spot", "position": [0, 0, 0], "direction": [1, 0, 0], "inner_cone_angle": 90, "outer_cone_angle": 90}]})");
+    ASSERT_EQ(s.lights.size(), 3u);
+    const Light& l = s.lights[0];
+    EXPECT_EQ(l.type, LightType::Spot);
+    expect_vec_near(l.position, Vec3f(1, 2, 3));
+    expect_vec_near(l.direction, Vec3f(0, 0, -1));  // normalised
+    expect_vec_near(l.radiance, Vec3f(1, 2, 3));
+    EXPECT_NEAR(l.cos_inner, 0.98480775f, 1e-6f);  // cos 10 degrees
+    EXPECT_NEAR(l.cos_outer, 0.86602540f, 1e-6f);  // cos 30 degrees
+    // Defaults: intensity 1, glTF's inner 0 and outer 45 degrees.
+    expect_vec_near(s.lights[1].radiance, Vec3f(1.0f));
+    EXPECT_EQ(s.lights[1].cos_inner, 1.0f);
+    EXPECT_NEAR(s.lights[1].cos_outer, 0.70710678f, 1e-6f);
+    EXPECT_NEAR(s.lights[2].cos_outer, 0.0f, 1e-6f);  // a hemisphere
+}
+
+TEST(SceneLoader, BadSpotLightsAreErrorsNamingTheField) {
+    const std::string head = R"({"lights": [{"type": "spot", "position": [0, 0, 0], )";
+    struct Case {
+        const char* fields;
+        const char* message;
+        const char* detail = "";  // a further piece the message must contain
+    } cases[] = {
+        {R"("direction": [0, 0, 0]})", "inline.json: /lights/0/direction: expected non-zero direction, got [0, 0, 0]"},
+        {R"("direction": [0, 0, "NaN"]})", "inline.json: /lights/0/direction/2: expected ", "got string \"NaN\""},
+        {R"("direction": [0, 0, -1], "outer_cone_angle": 91})",
+         "inline.json: /lights/0/outer_cone_angle: expected number in [0.02, 90], got 91"},
+        {R"("direction": [0, 0, -1], "outer_cone_angle": 0})",
+         "inline.json: /lights/0/outer_cone_angle: expected number in [0.02, 90], got 0"},
+        {R"("direction": [0, 0, -1], "inner_cone_angle": -5})",
+         "inline.json: /lights/0/inner_cone_angle: expected number in [0, 90], got -5"},
+        {R"("direction": [0, 0, -1], "inner_cone_angle": 30, "outer_cone_angle": 20})",
+         "inline.json: /lights/0/inner_cone_angle: expected number <= outer_cone_angle (20), got 30"},
+        {R"("direction": [0, 0, -1], "inner_cone_angle": 50})",  // the default outer cone is 45
+         "inline.json: /lights/0/inner_cone_angle: expected number <= outer_cone_angle (45), got 50"},
+        {R"("direction": [0, 0, -1], "intensity": -1})", "inline.json: /lights/0/intensity: expected number >= 0"},
+        {R"("direction": [0, 0, -1], "outer_angle": 30})", "inline.json: /lights/0/outer_angle: expected a key of a spot light",
+         "got unknown key \"outer_angle\""},
+        {R"("intensity": 1})", "inline.json: /lights/0: expected key \"direction\" (required in a spot light)"},
+    };
+    for (const Case& c : cases) {
+        std::string e = parse_error(head + c.fields + "]}");
+        EXPECT_NE(e.find(c.message), std::string::npos) << c.fields << "\n" << e;
+        EXPECT_NE(e.find(c.detail), std::string::npos) << c.fields << "\n" << e;
+    }
+    std::string no_position = parse_error(R"({"lights": [{"type": "spot", "direction": [0, 0, -1]}]})");
+    EXPECT_NE(no_position.find("inline.json: /lights/0: expected key \"position\" (required in a spot light)"),
+              std::string::npos) << no_position;
+}
+
 TEST(SceneLoader, AreaLightsComeBeforeExplicitLights) {
     HostScene s = parse(R"({"lights": [{"type": "environment"}],
         "shapes": [{"type": "sphere", "center": [0, 0, 0], "radius": 1, "emission": 2}]})");
@@ -406,7 +461,8 @@ TEST(SceneLoader, DocumentationExampleLoads) {
     HostScene s = parse_scene(doc.substr(begin, end - begin), "scene-format.md", ".", &stats);
     EXPECT_EQ(s.triangles.size(), 2u + 12 + 1 + 4 + 2);
     EXPECT_EQ(s.spheres.size(), 3u);
-    EXPECT_EQ(s.lights.size(), 2u + 1 + 3);
+    EXPECT_EQ(s.lights.size(), 2u + 1 + 4);  // area lights, then point, spot, directional, environment
+    EXPECT_EQ(s.lights[s.lights.size() - 3].type, LightType::Spot);
     EXPECT_EQ(s.materials.size(), 6u);  // five named, plus the default for the backdrop
     EXPECT_EQ(stats.dropped_degenerate_triangles, 0u);
     EXPECT_EQ(s.settings.width, 640u);

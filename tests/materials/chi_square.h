@@ -197,6 +197,39 @@ inline ChiSquareResult chi_square_directions(const SphereBinning& binning,
     return chi_square_test(observed, expected);
 }
 
+// Is a sampler uniform in solid angle over the cone of directions within angle theta_max
+// of `axis`? Uniform in solid angle is uniform in (1 - cos theta) / (1 - cos theta_max)
+// and phi, each in [0, 1): the test bins those two (res_cos x res_phi cells, each
+// expecting N / cells), so no bin straddles the cone's edge, where a Simpson integral of
+// a discontinuous pdf would be inexact. A direction outside the cone (or refused) lands
+// in an extra cell that expects nothing and fails the test.
+inline ChiSquareResult chi_square_uniform_cone(Vec3f axis, float cos_theta_max,
+                                               const std::function<std::optional<Vec3f>(uint64_t)>& sample,
+                                               uint64_t num_samples, int res_cos = 20, int res_phi = 40) {
+    const Frame frame = Frame::from_z(axis);
+    const int cells = res_cos * res_phi;
+    std::vector<double> observed(size_t(cells) + 1, 0.0);
+    std::vector<double> expected(size_t(cells) + 1, double(num_samples) / cells);
+    expected.back() = 0.0;
+    const double one_minus_cos_max = 1.0 - double(cos_theta_max);
+    for (uint64_t i = 0; i < num_samples; ++i) {
+        std::optional<Vec3f> d = sample(i);
+        if (!d) { observed.back() += 1.0; continue; }
+        const Vec3f l = frame.to_local(*d);
+        // 1 - cos theta from sin^2 / (1 + cos): accurate near the axis, where 1 - cos cancels.
+        const double sin2 = double(l.x) * l.x + double(l.y) * l.y;
+        const double v = (l.z > 0.0f ? sin2 / (1.0 + l.z) : 1.0 - l.z) / one_minus_cos_max;
+        double phi = std::atan2(double(l.y), double(l.x));
+        if (phi < 0.0) phi += 2.0 * M_PI;
+        // A hair beyond the edge (float rounding of the direction) still counts as inside.
+        if (!(v <= 1.0 + 1e-4)) { observed.back() += 1.0; continue; }
+        const int ic = std::min(res_cos - 1, int(v * res_cos));
+        const int ip = std::min(res_phi - 1, int(phi / (2.0 * M_PI) * res_phi));
+        observed[size_t(ic * res_phi + ip)] += 1.0;
+    }
+    return chi_square_test(observed, expected);
+}
+
 // Per-test significance; the seeds are fixed, so a passing test stays passing.
 inline constexpr double kChiSquareMinPValue = 1e-3;
 

@@ -3,10 +3,12 @@
 // right flux (light tracing against next-event estimation).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "materials/emitters.h"
+#include "tests/common/analytic_scenes.h"
 #include "tests/materials/chi_square.h"
 #include "tests/materials/light_estimates.h"
 
@@ -284,6 +286,116 @@ TEST(Emitters, DirectionalEmitFluxMatchesIlluminateIrradiance) {
         ASSERT_NEAR(es.pdf_emission_w, 1.0f / (kPi * sqr(kSceneSphere.radius)), 1e-6f);
     }
     EXPECT_GT(max_r, 0.99f * kSceneSphere.radius);
+}
+
+// ---- Spot lights -------------------------------------------------------------------------
+
+// Intensity 4 W/sr along a tilted axis, inner cone 15 degrees, outer 40.
+Light test_spot() {
+    Light l;
+    l.type = LightType::Spot;
+    l.position = Vec3f(0.1f, -0.2f, 1.0f);
+    l.direction = normalize(Vec3f(0.3f, 0.2f, -1.0f));
+    l.radiance = Vec3f(4.0f, 2.0f, 1.0f);
+    l.cos_inner = std::cos(15.0f * kPi / 180.0f);
+    l.cos_outer = std::cos(40.0f * kPi / 180.0f);
+    return l;
+}
+
+// A receiver at `degrees` from the spot's axis, `dist` away.
+Vec3f off_axis(const Light& l, float degrees, float dist) {
+    Frame f = Frame::from_z(l.direction);
+    float a = degrees * kPi / 180.0f;
+    return l.position + dist * f.to_world(Vec3f(std::sin(a), 0.0f, std::cos(a)));
+}
+
+// The spec's falloff at `degrees` from the axis.
+double gltf_falloff(double degrees, double inner, double outer) {
+    return test::gltf_spot_falloff(std::cos(degrees * M_PI / 180.0), inner, outer);
+}
+
+TEST(Emitters, SpotLightIsAPointLightTimesTheGltfFalloff) {
+    Light l = test_spot();
+    EmitterContext ctx{};
+    EXPECT_TRUE(light_is_delta(l));
+    EXPECT_FALSE(light_is_infinite(l));
+    for (float degrees : {0.0f, 10.0f, 15.0f, 20.0f, 27.5f, 35.0f, 39.0f, 40.5f, 60.0f, 120.0f, 180.0f})
+        for (float d : {0.5f, 2.0f}) {
+            DirectSample ds = illuminate(l, ctx, off_axis(l, degrees, d), 0.3f, 0.7f);
+            const double falloff = gltf_falloff(degrees, 15.0, 40.0);
+            if (falloff == 0.0) {
+                EXPECT_TRUE(is_black(ds.radiance)) << degrees;
+                continue;
+            }
+            ASSERT_TRUE(ds.is_delta);
+            EXPECT_NEAR(ds.distance, d, 1e-5f * d);
+            const double irradiance = ds.radiance.x / ds.pdf_direct_w;  // at normal incidence
+            const double expected = 4.0 * falloff / (d * d);
+            EXPECT_NEAR(irradiance, expected, 2e-4 * expected + 1e-6) << degrees << " degrees";
+            EXPECT_NEAR(ds.radiance.y / ds.radiance.x, 0.5f, 1e-6f);
+            // The emission pdf: uniform over the outer cone's solid angle.
+            EXPECT_NEAR(ds.pdf_emission_w, 1.0 / (2.0 * M_PI * (1.0 - std::cos(40.0 * M_PI / 180.0))), 1e-4);
+        }
+    EXPECT_TRUE(is_black(illuminate(l, ctx, l.position, 0.5f, 0.5f).radiance));  // no 0/0 at the light
+    // An inner cone as wide as the outer one is a (nearly) hard edge: full up to it.
+    l.cos_inner = l.cos_outer;
+    EXPECT_NEAR(illuminate(l, ctx, off_axis(l, 39.0f, 1.0f), 0, 0).radiance.x, 4.0f, 1e-5f);
+    EXPECT_TRUE(is_black(illuminate(l, ctx, off_axis(l, 40.1f, 1.0f), 0, 0).radiance));
+}
+
+// Particles leave uniformly inside the outer cone, from the light's position, with the
+// falloff in their energy and the pdf illuminate() reports for the reverse direction.
+TEST(Emitters, SpotEmitIsUniformInTheOuterConeAndAgreesWithIlluminate) {
+    Light l = test_spot();
+    TestScene scene;
+    UniformRng rng(55);
+    auto r = materials_test::chi_square_uniform_cone(
+        l.direction, l.cos_outer,
+        [&](uint64_t) -> std::optional<Vec3f> {
+            float u0 = rng(), u1 = rng(), u2 = rng(), u3 = rng();
+            EmissionSample es = emit(l, scene.ctx(), u0, u1, u2, u3);
+            if (!(es.origin.x == l.position.x && es.origin.y == l.position.y && es.origin.z == l.position.z))
+                return std::nullopt;
+            return es.dir;
+        },
+        1000000);
+    EXPECT_GT(r.p_value, kChiSquareMinPValue) << r.message;
+    for (int i = 0; i < 20000; ++i) {
+        float u0 = rng(), u1 = rng(), u2 = rng(), u3 = rng();
+        EmissionSample es = emit(l, scene.ctx(), u0, u1, u2, u3);
+        ASSERT_NEAR(length(es.dir), 1.0f, 1e-5f);
+        ASSERT_EQ(es.pdf_direct_a, 1.0f);
+        ASSERT_EQ(es.cos_light, 1.0f);
+        const double degrees = std::acos(std::clamp(double(dot(es.dir, l.direction)), -1.0, 1.0)) * 180.0 / M_PI;
+        ASSERT_NEAR(es.energy.x, 4.0 * gltf_falloff(degrees, 15.0, 40.0), 2e-3) << degrees;
+        DirectSample ds = illuminate(l, scene.ctx(), es.origin + 1.3f * es.dir, u2, u3);
+        if (es.energy.x < 1e-3f) continue;  // at the edge: the two may round to either side
+        ASSERT_NEAR(ds.radiance.x, es.energy.x, 1e-3f * es.energy.x + 1e-6f);
+        ASSERT_NEAR(ds.pdf_emission_w, es.pdf_emission_w, 1e-5f * es.pdf_emission_w);
+    }
+}
+
+// Light tracing carries the spot's flux: photons crossing a patch inside the inner cone, one
+// in the falloff ring and one straddling the outer edge give the irradiance next-event
+// estimation computes there.
+TEST(Emitters, SpotEmitFluxMatchesIlluminateIrradiance) {
+    Light l = test_spot();
+    TestScene scene;
+    for (float degrees : {5.0f, 28.0f, 38.0f}) {
+        Vec3f c = off_axis(l, degrees, 1.5f), n = normalize(Vec3f(0.2f, -0.3f, 1.0f));
+        double nee = materials_test::nee_irradiance(l, scene.ctx(), c, n, 1, 56);
+        // Averaged over the patch, since the irradiance varies across it in the ring.
+        double patch = 0;
+        const int k = 64;
+        Frame f = Frame::from_z(n);
+        for (int i = 0; i < k * k; ++i) {
+            Vec2f xy = sample_concentric_disk((i % k + 0.5f) / k, (i / k + 0.5f) / k);
+            patch += materials_test::nee_irradiance(l, scene.ctx(), c + 0.1f * (f.x * xy.x + f.y * xy.y), n, 1, 57);
+        }
+        patch /= k * k;
+        double lt = light_traced_irradiance(l, scene.ctx(), c, n, 0.1f, 2000000, 58);
+        EXPECT_NEAR(lt, patch, 0.03 * patch) << degrees << " degrees (irradiance at the centre " << nee << ")";
+    }
 }
 
 TEST(Emitters, EnvironmentEmitFluxMatchesIlluminateIrradiance) {

@@ -12,6 +12,7 @@ namespace {
 
 using materials_test::chi_square_directions;
 using materials_test::chi_square_test;
+using materials_test::chi_square_uniform_cone;
 using materials_test::kChiSquareMinPValue;
 using materials_test::SphereBinning;
 using materials_test::UniformRng;
@@ -74,6 +75,57 @@ TEST(Sampling, UniformSphereChiSquare) {
         bins, [&](uint64_t) -> std::optional<Vec3f> { float u0 = rng(), u1 = rng(); return sample_uniform_sphere(u0, u1); },
         [](Vec3f) { return double(uniform_sphere_pdf_w()); }, kSamples);
     EXPECT_GT(r.p_value, kChiSquareMinPValue) << r.message;
+}
+
+// ---- Uniform cone ------------------------------------------------------------------------
+// The cone of half-angle theta_max holds 2 pi (1 - cos theta_max) sr: the pdf is its inverse
+// inside and the samples stay inside, narrow cones and the hemisphere included.
+TEST(Sampling, UniformConePdfIsTheInverseSolidAngle) {
+    for (double degrees : {0.5, 10.0, 45.0, 90.0, 150.0}) {
+        const double cos_max = double(float(std::cos(degrees * M_PI / 180.0)));  // the cone as float holds it
+        EXPECT_NEAR(uniform_cone_pdf_w(float(cos_max)) * 2.0 * M_PI * (1.0 - cos_max), 1.0, 1e-5) << degrees;
+        UniformRng rng(16);
+        for (int i = 0; i < 10000; ++i) {
+            Vec3f d = sample_uniform_cone(rng(), rng(), float(cos_max));
+            ASSERT_NEAR(length(d), 1.0f, 1e-5f) << degrees;
+            ASSERT_GE(d.z, float(cos_max) - 1e-6f) << degrees;
+        }
+    }
+    // u1 = 0 is the axis, u1 -> 1 the edge.
+    EXPECT_EQ(sample_uniform_cone(0.3f, 0.0f, 0.5f).z, 1.0f);
+    EXPECT_NEAR(sample_uniform_cone(0.3f, 0.999999f, 0.5f).z, 0.5f, 1e-5f);
+}
+
+TEST(Sampling, UniformConeChiSquare) {
+    for (double degrees : {0.5, 10.0, 45.0, 90.0, 150.0}) {
+        const float cos_max = float(std::cos(degrees * M_PI / 180.0));
+        UniformRng rng(17 + uint64_t(degrees));
+        auto r = chi_square_uniform_cone(
+            Vec3f(0, 0, 1), cos_max,
+            [&](uint64_t) -> std::optional<Vec3f> { float u0 = rng(), u1 = rng(); return sample_uniform_cone(u0, u1, cos_max); },
+            kSamples);
+        EXPECT_GT(r.p_value, kChiSquareMinPValue) << degrees << " degrees: " << r.message;
+    }
+}
+
+// The cone test tells a cone sampled as a slightly different one, or non-uniformly, apart.
+TEST(Sampling, UniformConeChiSquareRejectsWrongSamplers) {
+    const float cos_max = std::cos(30.0f * kPi / 180.0f);
+    UniformRng rng(18);
+    auto wider = chi_square_uniform_cone(
+        Vec3f(0, 0, 1), cos_max,
+        [&](uint64_t) -> std::optional<Vec3f> { float u0 = rng(), u1 = rng(); return sample_uniform_cone(u0, u1, cos_max - 0.002f); },
+        kSamples);
+    EXPECT_LT(wider.p_value, 1e-6) << wider.message;
+    auto linear_in_angle = chi_square_uniform_cone(
+        Vec3f(0, 0, 1), cos_max,
+        [&](uint64_t) -> std::optional<Vec3f> {
+            float u0 = rng(), u1 = rng();
+            float theta = u1 * std::acos(cos_max), phi = 2.0f * kPi * u0;
+            return Vec3f(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
+        },
+        kSamples);
+    EXPECT_LT(linear_in_angle.p_value, 1e-6) << linear_in_angle.message;
 }
 
 // The test must be able to tell a slightly wrong density from the right one.
