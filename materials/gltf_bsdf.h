@@ -74,7 +74,6 @@
 #pragma once
 
 #include <cmath>
-#include <cstdlib>
 
 #include "engine/hd.h"
 #include "engine/math.h"
@@ -280,7 +279,6 @@ private:
         const Vec3f fix_world = frame_.to_world(local_fix_);
         const float num = fabsf(local_fix_.z) * fabsf(dot(wi_world, geometric_normal_));
         const float den = fabsf(dot(fix_world, geometric_normal_)) * fabsf(dot(wi_world, frame_.z));
-        if (std::getenv("WF_NO_ADJOINT")) return 1.0f;  // TEMP experiment
         return den > 0.0f ? num / den : 0.0f;
     }
 
