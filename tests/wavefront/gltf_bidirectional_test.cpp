@@ -15,7 +15,6 @@
 // Also: what each integrator refuses (alpha, ppm's smooth glTF materials).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -73,16 +72,15 @@ AgreementOptions options(double mean_tolerance) {
 }
 
 
-// pt (seeds 1, 2) against lt, bpt and vcm (channel means within `tolerance`), then against
-// bpm with 4 light paths per pixel and more iterations. bpm is NOT settled: with shading
-// normals its image mean is 3-5% above pt's here (smooth sphere, normal-mapped floor, rough
-// metal; -0.4% on the glass, -0.2% on the same sphere with flat facets), its per-pixel
-// difference 1.3-1.4x the noise, while lt, bpt and vcm agree. Leaving out merging's
-// |wi.ns| / |wi.ng| (merge_shading_factor) brings the mean to -0.9% but the per-pixel
-// difference to 1.5-1.9x the noise. Until that is understood, bpm is held to 7% and 1.5x:
-// loose, but it still fails without the factor, and fails a gross error.
+// pt (seeds 1, 2) against lt, bpt and vcm (channel means within `mean`), then against bpm
+// with 4 light paths per pixel and more iterations, within `bpm_mean`: merging is noisier
+// here (|wi.ns| / |wi.ng| weighs photons arriving at grazing angles to a facet, and one
+// light path's photons are shared by many pixels); its mean measured within 1% of pt's
+// on the diffuse scenes, 2.5% on the rough metal. Merging's facet-wise shading factor
+// (merge_shading_factor, with the camera vertex's normal in place of the photon's) put
+// bpm 13-17% too bright on the sphere's face and 3-5% on these images.
 struct Tolerances {
-    double mean = 0.015, allowance = 1.25;
+    double mean = 0.015, bpm_mean = 0.03, allowance = 1.25;
 };
 
 void check_against_pt(const HostScene& scene, const std::string& label, const Tolerances& t = {}) {
@@ -91,8 +89,7 @@ void check_against_pt(const HostScene& scene, const std::string& label, const To
     opt.allowance = t.allowance;
     test::check_estimators_agree(scene, spec("pt", 512), {spec("lt", 128), spec("bpt", 64), spec("vcm", 64)}, opt, mask,
                                  label);
-    opt.mean_tolerance = 0.07;
-    opt.allowance = std::max(t.allowance, 1.5);
+    opt.mean_tolerance = t.bpm_mean;
     test::check_estimators_agree(scene, spec("pt", 512), {spec("bpm", 192, 4096, 0.01f)}, opt, mask, label);
 }
 
@@ -121,6 +118,7 @@ TEST(GltfBidirectionalCpu, RoughMetalSphereAllEstimatorsAgreeWithPt) {  // ~10 s
     // bpt and vcm measured 1.3-1.4x the noise also on the same sphere with flat facets.
     Tolerances t;
     t.mean = 0.025;
+    t.bpm_mean = 0.05;
     t.allowance = 1.8;
     check_against_pt(sphere_scene("metal_sphere", gold), "rough metal sphere", t);
 }

@@ -239,7 +239,8 @@ private:
                 grids_[b].build(backend_, block.position, block.valid, uint32_t(per_iteration), res_.scene.bounds,
                                 it.merge_radius);
                 it.grid = grids_[b].view();
-                gather_merge_vertices(backend_, it, block, uint32_t(per_iteration));
+                if (gltf) gather_merge_vertices<SurfaceBsdf>(backend_, it, block, uint32_t(per_iteration));
+                else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
             }
         }
         if (!techniques_.light_trace_only) {

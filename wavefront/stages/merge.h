@@ -43,7 +43,7 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
                     w = mis_weight_merge(camera_mis, SubpathMis{m.d_vcm, 0.0f, m.d_vm}, ev.pdf_fwd_w * camera_cont,
                                          ev.pdf_rev_w * m.continuation, it.weights);
                 }
-                sum += ev.factor * m.throughput * (w * merge_shading_factor<BsdfT>(ev, m.dir_fix, v.sp.ng));
+                sum += ev.factor * m.throughput * (w * merge_shading_factor<BsdfT>(ev, m.dir_fix, m.normal));
             }
         });
         ctx.count(kCounterMerges, merged);
