@@ -58,6 +58,21 @@ inline std::string material_name(const HostScene& scene, size_t i) {
     return i < scene.material_names.size() ? scene.material_names[i] : std::to_string(i);
 }
 
+// ppm and glTF materials: ppm merges at the first non-delta camera vertex and ends the
+// path there, so every lobe of a material must be rough (merged) or every lobe smooth
+// (passed through). A glTF material is accepted when its roughness is at least this
+// everywhere (factor, no metallicRoughness texture: every GGX lobe then is rough, see
+// kGgxSmoothAlpha in materials/microfacet.h; wavefront/integrators/vcm.h checks the two
+// agree) and it is no volume of ior 1 with transmission (whose refraction is a delta
+// lobe next to the rough reflection). Smooth glTF materials (mirrors, glass) need bpm or vcm.
+inline constexpr float kPpmMinGltfRoughness = 0.05f;
+
+inline bool gltf_material_ppm_safe(const Material& m) {
+    if (m.pbr.metallic_roughness_texture >= 0 || !(m.pbr.roughness >= kPpmMinGltfRoughness)) return false;
+    const bool transmits = m.pbr.transmission > 0.0f || m.pbr.transmission_texture >= 0;
+    return !(transmits && m.pbr.thin_walled == 0 && !(m.ior > 1.0f));
+}
+
 // Why `kind` cannot render `scene` correctly, or "" when it can. Checked before a
 // render, so a scene an integrator cannot handle is an error, never a wrong image.
 inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene& scene) {
@@ -67,13 +82,30 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
                "(aperture 0); use pt, ppm or bpm for depth of field";
     if (kind != IntegratorKind::Pt) {
         // The rtiow lobes are not reciprocal and are written for camera paths only
-        // (materials/bsdf.h); light paths would need their adjoints. The glTF materials
-        // (textures, shading normals) are not yet in the light-vertex records.
+        // (materials/bsdf.h); light paths would need their adjoints.
         for (size_t i = 0; i < scene.materials.size(); ++i) {
-            if (scene.materials[i].type == MaterialType::SmallVcm) continue;
-            if (scene.materials[i].type == MaterialType::GltfPbr)
-                return "/materials: material '" + material_name(scene, i) +
-                       "' is a glTF metallic-roughness material, which only pt renders so far";
+            const Material& m = scene.materials[i];
+            if (m.type == MaterialType::SmallVcm) continue;
+            if (m.type == MaterialType::GltfPbr) {
+                // pt's stochastic transparency passes paths through uncovered surfaces, but
+                // shadow rays and connections see every surface as opaque: the bidirectional
+                // techniques would disagree about which paths exist (and so about MIS).
+                if (m.pbr.alpha_mode != AlphaMode::Opaque)
+                    return "/materials: material '" + material_name(scene, i) + "' has glTF alphaMode " +
+                           (m.pbr.alpha_mode == AlphaMode::Mask ? "MASK" : "BLEND") +
+                           ", which only pt renders (connections cannot see through it yet); use pt";
+                // Beer-Lambert absorption is applied by pt's shade_surface alone.
+                if (max_component(m.pbr.sigma_a) > 0.0f)
+                    return "/materials: material '" + material_name(scene, i) +
+                           "' is a glTF volume that absorbs (KHR_materials_volume attenuation), which only pt "
+                           "renders; use pt";
+                if (kind == IntegratorKind::Ppm && !gltf_material_ppm_safe(m))
+                    return "/materials: material '" + material_name(scene, i) +
+                           "' may be smooth (roughness below " + std::to_string(kPpmMinGltfRoughness).substr(0, 4) +
+                           " or from a metallicRoughness texture) next to rough lobes, which ppm cannot render; "
+                           "use bpm or vcm";
+                continue;
+            }
             return "/materials: material '" + material_name(scene, i) +
                    "' is a \"Ray Tracing in One Weekend\" material (rtiow_*), which only pt renders";
         }
@@ -83,6 +115,7 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
         // specular ones; a material with both kinds of lobe needs bpm (SmallVCM switches).
         for (size_t i = 0; i < scene.materials.size(); ++i) {
             const Material& m = scene.materials[i];
+            if (m.type != MaterialType::SmallVcm) continue;
             bool non_specular = max_component(m.kd) > 0.0f || max_component(m.ks) > 0.0f;
             bool specular = max_component(m.km) > 0.0f || m.ior > 0.0f;
             if (non_specular && specular) {

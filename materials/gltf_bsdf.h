@@ -31,6 +31,11 @@
 //   (L.H + V.H / etap)^2), radiance scaled by 1 / etap^2 on camera paths. Seen from inside,
 //   F takes the cosine on the outer side (1 beyond the critical angle: total internal
 //   reflection), which keeps F the same for both directions of a refracted pair.
+// Light paths (camera_path == false) carry importance, and a shading normal makes the
+// BSDF non-symmetric in its cosines: sample() and evaluate() then return the adjoint
+// f*(fix, wi) = f(fix, wi) |fix.ns| |wi.ng| / (|fix.ng| |wi.ns|) (Veach's thesis 5.3,
+// pbrt-v3's CorrectShadingNormal), so that a light sub-path's f*cos_out products equal
+// what a camera path gathers along the same edges (1 where ns = ng).
 // Energy: the spec's coupling of the Lambert base with F(V . H) is not energy conserving
 // (Appendix B, "Coupling Diffuse and Specular Reflection" says so): a white dielectric
 // reflects 1.57x what it receives at 85 degrees with roughness 0.1 (values printed by
@@ -129,7 +134,8 @@ public:
     // ray_dir_world: unit direction the arriving ray travelled along (toward the hit).
     // shading_normal: unit shading normal (interpolated, normal-mapped), either orientation.
     // geometric_normal: unit geometric normal of the primitive (not flipped).
-    // camera_path: as in Bsdf::make (scales refracted radiance on camera paths).
+    // camera_path: as in Bsdf::make (scales refracted radiance on camera paths); false (light
+    // paths) also applies the adjoint shading-normal correction (see top).
     // double_sided: glTF's material.doubleSided.
     WF_HD static GltfBsdf make(const GltfBsdfParams& p, Vec3f ray_dir_world, Vec3f shading_normal,
                                Vec3f geometric_normal, bool camera_path, bool double_sided,
@@ -292,6 +298,7 @@ public:
             pdf = e.pdf_fwd;
             if (!(pdf > 0.0f)) return BsdfSample{};
         }
+        if (!camera_path_) factor = factor * adjoint_shading_factor(wi_world);
         if (is_black(factor)) return BsdfSample{};
         s.factor = factor;
         s.wi_world = wi_world;
@@ -307,7 +314,7 @@ public:
         Vec3f wi = frame_.to_local(wi_world);
         if (!(fabsf(wi.z) >= kEpsCosine) || !geometric_side_ok(wi, wi_world)) return e;
         LocalEval l = eval_local(wi, true);
-        e.factor = l.f;
+        e.factor = camera_path_ ? l.f : l.f * adjoint_shading_factor(wi_world);
         e.cos_out = fabsf(wi.z);
         e.pdf_fwd_w = l.pdf_fwd;
         e.pdf_rev_w = l.pdf_rev;
@@ -325,6 +332,15 @@ private:
 
     WF_HD static Vec3f clamp01(Vec3f v) {
         return {clampf(v.x, 0.0f, 1.0f), clampf(v.y, 0.0f, 1.0f), clampf(v.z, 0.0f, 1.0f)};
+    }
+
+    // Veach's adjoint correction for light paths (see top): |fix.ns| |wi.ng| / (|fix.ng| |wi.ns|).
+    // The denominators are at least kEpsCosine: make() and the callers check both.
+    WF_HD float adjoint_shading_factor(Vec3f wi_world) const {
+        const Vec3f fix_world = frame_.to_world(local_fix_);
+        const float num = fabsf(local_fix_.z) * fabsf(dot(wi_world, geometric_normal_));
+        const float den = fabsf(dot(fix_world, geometric_normal_)) * fabsf(dot(wi_world, frame_.z));
+        return den > 0.0f ? num / den : 0.0f;
     }
 
     // Reflection (wi.z > 0) must leave on the arriving side of the geometric surface,

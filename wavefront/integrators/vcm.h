@@ -22,6 +22,8 @@
 
 #include "accel/hash_grid.h"
 #include "engine/integrators.h"
+#include "materials/microfacet.h"
+#include "materials/surface_bsdf.h"
 #include "wavefront/bounce_counters.h"
 #include "wavefront/integrator.h"
 #include "wavefront/stages/accumulate.h"
@@ -42,6 +44,11 @@
 #include "wavefront/stages/vcm_shade_surface.h"
 
 namespace wf {
+
+// ppm accepts glTF materials whose roughness is at least kPpmMinGltfRoughness: their GGX
+// lobes must then all be rough (non-delta), or ppm would end paths at mixed vertices.
+static_assert(kPpmMinGltfRoughness * kPpmMinGltfRoughness >= kGgxSmoothAlpha,
+              "ppm's glTF roughness floor must give rough GGX lobes");
 
 inline VcmTechniques vcm_techniques(IntegratorKind kind) {
     VcmTechniques t;
@@ -219,8 +226,14 @@ private:
         }
 
         const uint32_t light_paths = num_light_paths_ * count;
-        for (uint32_t offset = 0; offset < light_paths; offset += light_wave_)
-            light_wave(ctx, offset, std::min(light_wave_, light_paths - offset));
+        // The stages that rebuild BSDFs come in two instantiations (as pt's shade_surface):
+        // the dispatching SurfaceBsdf one only for scenes with glTF materials.
+        const bool gltf = ctx.scene.has_gltf_materials;
+        for (uint32_t offset = 0; offset < light_paths; offset += light_wave_) {
+            const uint32_t n = std::min(light_wave_, light_paths - offset);
+            if (gltf) light_wave<SurfaceBsdf>(ctx, offset, n);
+            else light_wave<Bsdf>(ctx, offset, n);
+        }
         if (techniques_.merge) {
             for (uint32_t b = 0; b < count; ++b) {
                 VcmIteration& it = ctx.iterations[b];
@@ -228,17 +241,22 @@ private:
                 grids_[b].build(backend_, block.position, block.valid, uint32_t(per_iteration), res_.scene.bounds,
                                 it.merge_radius);
                 it.grid = grids_[b].view();
-                gather_merge_vertices(backend_, it, block, uint32_t(per_iteration));
+                if (gltf) gather_merge_vertices<SurfaceBsdf>(backend_, it, block, uint32_t(per_iteration));
+                else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
             }
         }
         if (!techniques_.light_trace_only) {
             const uint32_t camera_paths = num_pixels_ * count;
-            for (uint32_t offset = 0; offset < camera_paths; offset += camera_wave_)
-                camera_wave(ctx, offset, std::min(camera_wave_, camera_paths - offset));
+            for (uint32_t offset = 0; offset < camera_paths; offset += camera_wave_) {
+                const uint32_t n = std::min(camera_wave_, camera_paths - offset);
+                if (gltf) camera_wave<SurfaceBsdf>(ctx, offset, n);
+                else camera_wave<Bsdf>(ctx, offset, n);
+            }
         }
         if (ctx.counters) read_counters(count);
     }
 
+    template <class BsdfT>
     void light_wave(const VcmContext& ctx, uint32_t first_path, uint32_t n) {
         const RenderSettings& s = res_.settings;
         BounceCounters<Backend>& c = light_counters_;
@@ -255,13 +273,13 @@ private:
             SlotQueue<LightPathView> no_escaped{nullptr, c.size(bounce, kQueueEscaped), bound};
             intersect_closest(backend_, "intersect_closest[light]", ctx.scene.geometry, ctx.light_paths, active,
                               surface, no_escaped);
-            store_light_vertex(backend_, ctx, surface);
+            store_light_vertex<BsdfT>(backend_, ctx, surface);
             if (techniques_.connects_to_camera()) {
                 WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow), bound};
-                connect_to_camera(backend_, ctx, surface, shadow);
+                connect_to_camera<BsdfT>(backend_, ctx, surface, shadow);
                 intersect_shadow(backend_, "intersect_shadow[light]", ctx.scene.geometry, shadow, ctx.film);
             }
-            shade_light(backend_, ctx, surface);
+            shade_light<BsdfT>(backend_, ctx, surface);
             compact(backend_, "compact[light]", ctx.light_paths.alive, n,
                     queue<LightPathView>(light_active_, c, bounce + 1, kQueueActive, n));
             c.end_bounce(backend_, bounce);
@@ -271,6 +289,7 @@ private:
 
     // Camera paths [first_path, first_path + n) of the batch: path g is pixel g % pixels
     // of iteration first_iteration + g / pixels.
+    template <class BsdfT>
     void camera_wave(const VcmContext& ctx, uint32_t first_path, uint32_t n) {
         const RenderSettings& s = res_.settings;
         BounceCounters<Backend>& c = camera_counters_;
@@ -294,18 +313,18 @@ private:
             if (bounce == 0 && ctx.film.has_aovs())
                 first_hit_aovs(backend_, ctx.scene, ctx.camera_paths, surface, ctx.film);
             vcm_shade_background(backend_, ctx, escaped);
-            vcm_shade_surface(backend_, ctx, surface, vertices);
+            vcm_shade_surface<BsdfT>(backend_, ctx, surface, vertices);
             if (techniques_.connect) {
                 WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow),
                                                 uint32_t(std::min<uint64_t>(shadow_capacity_, uint64_t(bound) * (1 + stride_)))};
                 WorkQueue<ConnectionView> connections{connections_.view(), connection_counts_.data() + bounce,
                                                       uint32_t(uint64_t(bound) * stride_)};
-                connect(backend_, ctx, vertices, shadow, connections);
-                connect_vertices(backend_, ctx, connections, shadow);
+                connect<BsdfT>(backend_, ctx, vertices, shadow, connections);
+                connect_vertices<BsdfT>(backend_, ctx, connections, shadow);
                 intersect_shadow(backend_, "intersect_shadow", ctx.scene.geometry, shadow, ctx.film);
             }
-            if (techniques_.merge) merge(backend_, ctx, vertices);
-            scatter(backend_, ctx, vertices);
+            if (techniques_.merge) merge<BsdfT>(backend_, ctx, vertices);
+            scatter<BsdfT>(backend_, ctx, vertices);
             compact(backend_, "compact", ctx.camera_paths.alive, n,
                     queue<CameraPathView>(camera_active_, c, bounce + 1, kQueueActive, n));
             c.end_bounce(backend_, bounce);

@@ -15,7 +15,8 @@
 
 namespace wf {
 
-WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, const SubpathVertex& v,
+template <class BsdfT>
+WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, const SubpathVertexOf<BsdfT>& v,
                                           const WorkQueue<ShadowRayView>& shadow) {
     const CameraPathView& p = ctx.camera_paths;
     PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], p.path_length[slot], kRngStreamCamera};
@@ -41,7 +42,9 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
 }
 
 // e: the light vertex of path length k that the caller found valid and short enough.
-WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, const SubpathVertex& v, uint32_t e,
+template <class BsdfT>
+WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, const SubpathVertexOf<BsdfT>& v,
+                                          uint32_t e,
                                           const WorkQueue<ShadowRayView>& shadow) {
     const CameraPathView& p = ctx.camera_paths;
     const LightVertexView& lv = ctx.light_vertices;
@@ -53,7 +56,7 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
     dir = dir / dist;
     BsdfEval camera_ev = v.bsdf.evaluate(dir);
     if (is_black(camera_ev.factor)) return;
-    Bsdf light_bsdf = light_vertex_bsdf(ctx.scene, lv, e);
+    const BsdfT light_bsdf = light_vertex_bsdf<BsdfT>(ctx.scene, lv, e);
     BsdfEval light_ev = light_bsdf.evaluate(-dir);
     if (is_black(light_ev.factor)) return;
     const float camera_cont = v.bsdf.continuation_prob();
@@ -71,7 +74,7 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
     push_shadow_ray(shadow, ray, t_max, contribution, p.pixel[slot]);
 }
 
-template <class Backend>
+template <class BsdfT, class Backend>
 void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices,
              WorkQueue<ShadowRayView> shadow, WorkQueue<ConnectionView> connections) {
     // One thread per camera vertex: next-event estimation, then the light vertices of
@@ -80,7 +83,7 @@ void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> 
     for_all_queued(backend, "connect", vertices, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
         const uint32_t length = p.path_length[slot];
-        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
         if (ctx.scene.num_lights > 0) connect_to_light_source(ctx, slot, v, shadow);
         const uint32_t light_path = ctx.light_path_of_camera_path(slot);
@@ -96,12 +99,12 @@ void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> 
 }
 
 // Stage `connect_vertices` (bpt, vcm): one thread per queued connection.
-template <class Backend>
+template <class BsdfT, class Backend>
 void connect_vertices(Backend& backend, const VcmContext& ctx, WorkQueue<ConnectionView> connections,
                       WorkQueue<ShadowRayView> shadow) {
     for_all_queued(backend, "connect_vertices", connections, WF_LAMBDA(uint32_t i) {
         const uint32_t slot = connections.items.camera_slot[i];
-        SubpathVertex v = subpath_vertex(ctx.scene, ctx.camera_paths, slot, true);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, ctx.camera_paths, slot, true);
         connect_to_light_vertex(ctx, slot, v, connections.items.light_entry[i], shadow);
     });
 }

@@ -12,7 +12,7 @@
 
 namespace wf {
 
-template <class Backend>
+template <class BsdfT, class Backend>
 void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathView> surface,
                        WorkQueue<ShadowRayView> shadow) {
     for_all_queued(backend, "connect_to_camera", surface, WF_LAMBDA(uint32_t slot) {
@@ -30,7 +30,7 @@ void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightP
         float dist2 = length_squared(to_camera);
         float dist = sqrtf(dist2);
         to_camera = to_camera / dist;
-        Bsdf bsdf = light_vertex_bsdf(ctx.scene, lv, e);
+        const BsdfT bsdf = light_vertex_bsdf<BsdfT>(ctx.scene, lv, e);
         BsdfEval ev = bsdf.evaluate(to_camera);
         if (is_black(ev.factor)) return;
         // Camera pdf of generating this point, per unit area there (pixel area 1).

@@ -4,6 +4,9 @@
 // vertices it holds; the launch strides over those only.
 #pragma once
 
+#include <type_traits>
+
+#include "materials/bsdf.h"
 #include "wavefront/queues.h"
 #include "wavefront/state/merge_vertex.h"
 #include "wavefront/vcm_context.h"
@@ -11,7 +14,8 @@
 namespace wf {
 
 // lv: the iteration's block of light vertices (the grid's indices are relative to it).
-template <class Backend>
+// BsdfT: as the integrator picked for the scene; only SurfaceBsdf's merging reads the normal.
+template <class BsdfT, class Backend>
 void gather_merge_vertices(Backend& backend, const VcmIteration& it, LightVertexView lv, uint32_t num_entries) {
     const HashGridView grid = it.grid;
     MergePoint* const points = it.merge_points;
@@ -26,7 +30,11 @@ void gather_merge_vertices(Backend& backend, const VcmIteration& it, LightVertex
         m.throughput = lv.throughput[e];
         m.d_vm = lv.d_vm[e];
         m.continuation = lv.continuation[e];
-        m.unused[0] = m.unused[1] = m.unused[2] = 0;
+        if constexpr (std::is_same_v<BsdfT, Bsdf>) {
+            m.normal = Vec3f(0.0f);
+        } else {
+            m.normal = lv.normal[e];
+        }
         out[j] = m;
     });
 }

@@ -1,7 +1,8 @@
 // Stage `merge` (ppm, bpm, vcm): vertex merging at every queued non-delta camera
 // vertex: a range query over the 2x2x2 hash-grid cells around it gathers the light
 // vertices within the merging radius, each weighted by the camera BSDF toward its
-// incoming direction and by the MIS weight of merging (eqs. 37-39; none for ppm).
+// incoming direction and by the MIS weight of merging (eqs. 37-39; none for ppm); with a
+// shading normal also by |wi.ns| / |wi.ng| (merge_shading_factor).
 // The sum, over pi r^2 and the number of light paths, adds to the path's radiance.
 #pragma once
 
@@ -11,11 +12,11 @@
 
 namespace wf {
 
-template <class Backend>
+template <class BsdfT, class Backend>
 void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices) {
     for_all_queued(backend, "merge", vertices, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
-        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
         const VcmIteration& it = ctx.iteration_of_camera_path(slot);
         const MergePoint* points = it.merge_points;
@@ -42,7 +43,7 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
                     w = mis_weight_merge(camera_mis, SubpathMis{m.d_vcm, 0.0f, m.d_vm}, ev.pdf_fwd_w * camera_cont,
                                          ev.pdf_rev_w * m.continuation, it.weights);
                 }
-                sum += ev.factor * m.throughput * w;
+                sum += ev.factor * m.throughput * (w * merge_shading_factor<BsdfT>(ev, m.dir_fix, m.normal));
             }
         });
         ctx.count(kCounterMerges, merged);

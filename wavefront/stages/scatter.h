@@ -10,11 +10,11 @@
 
 namespace wf {
 
-template <class Backend>
+template <class BsdfT, class Backend>
 void scatter(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices) {
     for_all_queued(backend, "scatter", vertices, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
-        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
         if (ctx.techniques.ppm && !v.bsdf.is_delta()) return;  // merged here: the path ends
         PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], p.path_length[slot], kRngStreamCamera};
         bool specular = false;

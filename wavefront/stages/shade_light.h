@@ -1,6 +1,7 @@
 // Stage `shade_light`: continues each light sub-path from its vertex: stops when
 // one more segment could not be used (light path length + 2 > max), samples the
-// BSDF (light paths carry importance: no (eta_i/eta_t)^2 on refraction), Russian
+// BSDF (light paths carry importance: no (eta_i/eta_t)^2 on refraction, and glTF BSDFs
+// apply the adjoint shading-normal correction, materials/gltf_bsdf.h), Russian
 // roulette, and the MIS quantities for the next vertex.
 #pragma once
 
@@ -13,10 +14,11 @@ namespace wf {
 
 // Samples the next direction of a sub-path (camera or light) at vertex v, with Russian
 // roulette, and updates its throughput, MIS and ray. False when the path ends.
-template <class PathView>
-WF_HD_INLINE bool scatter_subpath(const VcmWeights& weights, const PathView& p, uint32_t slot, const SubpathVertex& v,
+template <class BsdfT, class PathView>
+WF_HD_INLINE bool scatter_subpath(const VcmWeights& weights, const PathView& p, uint32_t slot,
+                                  const SubpathVertexOf<BsdfT>& v,
                                   const PathRng& rng, bool* specular) {
-    const Bsdf& bsdf = v.bsdf;
+    const BsdfT& bsdf = v.bsdf;
     BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
     if (is_black(s.factor)) return false;
     float pdf_rev = s.specular ? s.pdf_w : bsdf.evaluate(s.wi_world).pdf_rev_w;
@@ -36,14 +38,14 @@ WF_HD_INLINE bool scatter_subpath(const VcmWeights& weights, const PathView& p, 
     return true;
 }
 
-template <class Backend>
+template <class BsdfT, class Backend>
 void shade_light(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathView> surface) {
     for_all_queued(backend, "shade_light", surface, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
         p.alive[slot] = 0;
         const uint32_t length = p.path_length[slot];
         if (length + 2 > ctx.max_path_length) return;
-        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, false);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, false);
         if (!v.bsdf.is_valid()) return;
         bool specular;
         if (scatter_subpath(ctx.iteration_of_light_path(p.path[slot]).weights, p, slot, v,

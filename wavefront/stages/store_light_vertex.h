@@ -10,11 +10,12 @@
 
 namespace wf {
 
-template <class Backend>
+// BsdfT: Bsdf or SurfaceBsdf, as the integrator picks for the scene (wavefront/integrators/vcm.h).
+template <class BsdfT, class Backend>
 void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathView> surface) {
     for_all_queued(backend, "store_light_vertex", surface, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
-        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, false);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, false);
         if (!v.bsdf.is_valid()) return;
         const uint32_t length = p.path_length[slot];
         // Lights at infinity sample their first segment per solid angle: no distance^2.
@@ -30,6 +31,7 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         lv.dir_fix[e] = -p.ray_dir[slot];
         lv.throughput[e] = p.throughput[slot];
         lv.material[e] = v.info.material;
+        store_light_vertex_shading<BsdfT>(lv, e, p, slot);
         lv.path_length[e] = length;
         lv.d_vcm[e] = mis.d_vcm;
         lv.d_vc[e] = mis.d_vc;

@@ -11,13 +11,13 @@
 
 namespace wf {
 
-template <class Backend>
+template <class BsdfT, class Backend>
 void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> surface,
                        SlotQueue<CameraPathView> vertices) {
     for_all_queued(backend, "shade_surface", surface, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
         p.alive[slot] = 0;
-        SubpathVertex v = subpath_vertex(ctx.scene, p, slot, true);
+        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
         if (!v.bsdf.is_valid()) return;
         const uint32_t length = p.path_length[slot];
         SubpathMis mis = subpath_at_hit(load_mis(p, slot), p.hit_t[slot], v.bsdf.cos_theta_fix(), true);

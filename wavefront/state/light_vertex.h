@@ -7,6 +7,10 @@
 // path of pixel p finds its light path's vertices without a search, the layout is
 // the same whatever order the light pass ran in, and one bounce of the light pass
 // writes one contiguous block.
+// The glTF fields (prim, hit_u, hit_v: what rebuilds shading normal, UVs and textures,
+// wavefront/stages/path_vertex.h) are written and read only by the SurfaceBsdf
+// instantiation of the stages (scenes with glTF materials); the lean Bsdf one moves
+// the same bytes as before they existed.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +26,9 @@
     X(wf::Vec3f, dir_fix, "unit direction back toward the previous vertex (toward the light)")     \
     X(wf::Vec3f, throughput, "light sub-path throughput at the vertex (emission included)")        \
     X(uint32_t, material, "material id, to rebuild the BSDF")                                      \
+    X(uint32_t, prim, "glTF scenes only: hit primitive id, to rebuild the shading point")         \
+    X(float, hit_u, "glTF scenes only: hit barycentric u (triangles)")                            \
+    X(float, hit_v, "glTF scenes only: hit barycentric v (triangles)")                            \
     X(uint32_t, path_length, "segments from the light to this vertex")                             \
     X(float, d_vcm, "MIS: dVCM at the vertex")                                                      \
     X(float, d_vc, "MIS: dVC at the vertex")                                                        \

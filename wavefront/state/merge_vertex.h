@@ -27,7 +27,7 @@ struct alignas(16) MergeVertex {
     Vec3f throughput;     // light sub-path throughput at the vertex
     float d_vm;           // MIS: dVM at the vertex (merging does not use dVC)
     float continuation;   // Russian-roulette continuation probability at the vertex
-    uint32_t unused[3];
+    Vec3f normal;         // glTF scenes: unit geometric normal at the vertex (merge_shading_factor); else 0
 };
 static_assert(sizeof(MergeVertex) == 48, "three 16-byte loads");
 

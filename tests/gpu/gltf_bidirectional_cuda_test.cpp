@@ -1,0 +1,45 @@
+// CPU vs GPU for the bidirectional family on glTF materials (the SurfaceBsdf instantiation
+// of their stages, light vertices rebuilt from primitive and barycentrics, textures and
+// normal maps looked up on the device): a smooth-normal gold sphere on a normal-mapped,
+// textured floor (tests/wavefront/gltf_bidirectional_scenes.h). As in
+// bidirectional_cuda_test.cpp's VcmS1AgreesStatistically: the GPU splats with atomics, so
+// the backends are compared as two estimators of one image (CPU seeds 1, 2; GPU 3, 4),
+// and one seed on both backends must give nearly the same image.
+#include <cstdio>
+
+#include "tests/common/bidirectional_checks.h"
+#include "tests/gpu/gpu_test_support.h"
+#include "tests/wavefront/gltf_bidirectional_scenes.h"
+
+namespace wf {
+namespace {
+
+TEST(GltfBidirectionalCpuGpuAgreement, VcmBptLtBpmAgreeStatisticallyAndPerSeed) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::GltfDoc doc(false);
+    const nlohmann::json floor = test::textured_floor(doc);
+    const nlohmann::json gold = {
+        {"pbrMetallicRoughness", {{"baseColorFactor", {1.0, 0.78, 0.34, 1}}, {"metallicFactor", 1}, {"roughnessFactor", 0.35}}}};
+    HostScene scene = test::sphere_scene("gold_on_textured_floor", gold, &floor, &doc);
+    test::AgreementOptions opt;
+    opt.size = 64;
+    opt.max_depth = 6;
+    opt.mean_tolerance = 0.015;
+    opt.allowance = 1.5;  // glossy highlights: heavy-tailed pixels (gltf_bidirectional_test.cpp)
+    for (const char* integrator : {"vcm", "bpt", "lt", "bpm"}) {
+        const uint32_t spp = std::string(integrator) == "lt" ? 128 : 64;
+        test::EstimatorSpec cpu{integrator, BackendKind::Cpu, spp, 0, 0.01f};
+        test::EstimatorSpec gpu{integrator, BackendKind::Cuda, spp, 0, 0.01f};
+        test::check_estimators_agree(scene, cpu, {gpu}, opt, {}, std::string("glTF ") + integrator + " CPU vs GPU");
+        Image c1 = test::render_estimator(scene, cpu, opt.size, opt.max_depth, 1).image;
+        Image c2 = test::render_estimator(scene, cpu, opt.size, opt.max_depth, 2).image;
+        Image g1 = test::render_estimator(scene, gpu, opt.size, opt.max_depth, 1).image;
+        const double noise = test::masked_mse(c1, c2, {}) / 2.0, same_seed = test::masked_mse(c1, g1, {});
+        std::printf("glTF %s, seed 1 on CPU and GPU: mean squared difference %.3g, noise variance %.3g\n", integrator,
+                    same_seed, noise);
+        EXPECT_LT(same_seed, 0.05 * noise) << integrator;
+    }
+}
+
+}  // namespace
+}  // namespace wf
