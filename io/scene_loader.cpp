@@ -316,7 +316,10 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
         const char* key = "";
         const char* formula = "";
         switch (l.type) {
-        case LightType::Point: key = "intensity", formula = "4 pi * intensity", power = 4.0 * kPi * value; break;
+        case LightType::Point:
+        case LightType::Spot:  // a spot emits at most what a point light of its intensity does
+            key = "intensity", formula = "4 pi * intensity", power = 4.0 * kPi * value;
+            break;
         case LightType::Directional:
             key = "irradiance", formula = "pi R^2 * irradiance", power = kPi * radius * radius * value;
             break;
@@ -347,6 +350,27 @@ std::vector<std::string> without_repeats(std::vector<std::string> files) {
     for (std::string& f : files)
         if (seen.insert(f).second) once.push_back(std::move(f));
     return once;
+}
+
+// check_scene_scale's bound on a light path's starting throughput, for the punctual lights of a
+// glTF file rendered on its own (lights [first, end) of `scene`): (number of lights) x power
+// <= 2^96, power 4 pi I for point and spot lights, pi R^2 E for directional ones.
+void check_punctual_light_power(const std::string& path, const HostScene& scene, size_t first) {
+    const double n = double(scene.lights.size()), radius = scene.bounding_sphere().radius;
+    for (size_t i = first; i < scene.lights.size(); ++i) {
+        const Light& l = scene.lights[i];
+        const double value = max_component(l.radiance);
+        double power = 0.0;
+        if (l.type == LightType::Point || l.type == LightType::Spot) power = 4.0 * kPi * value;
+        else if (l.type == LightType::Directional) power = kPi * radius * radius * value;
+        if (n * power <= kMaxLightPathThroughput) continue;
+        char message[320];
+        std::snprintf(message, sizeof message,
+                      ": KHR_lights_punctual light %zu (in node order): colour x intensity %g makes (number of lights) x power = "
+                      "%g x %g, more than 2^96 (a light path would overflow float)",
+                      i - first, value, n, power);
+        throw SceneError(one_line(path) + message);
+    }
 }
 
 // A mesh file rendered on its own: default material, a neutral environment light of
@@ -383,6 +407,7 @@ HostScene load_mesh_file_scene(const std::string& path, SceneLoadStats* stats) {
             environment.radiance = Vec3f(1.0f);
             scene.lights.push_back(environment);
         }
+        check_punctual_light_power(path, scene, geometry.lights.size());
         if (stats) {
             stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
             stats->warnings = std::move(warnings);

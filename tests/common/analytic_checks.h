@@ -198,7 +198,10 @@ inline void check_spot_lit_ground(BackendKind backend, uint32_t spp) {
             if (dark == int(n)) ++outside;
             else if (full_falloff == int(n)) ++inside;
             else if (dark == 0) ++ring;
-            if (dark == int(n) ? got != 0.0f : !(std::fabs(got - expected) <= tolerance))
+            // A pixel dark at every grid point may still catch a jittered sample a hair inside the
+            // outer cone (the GPU's fused multiply-adds round the falloff's argument differently:
+            // 5e-11 seen on an H100): dark means below 2e-5 of full, not exactly 0.
+            if (dark == int(n) ? !(got >= 0.0f && got <= 2e-5 * full) : !(std::fabs(got - expected) <= tolerance))
                 if (wrong++ < 5)
                     ADD_FAILURE() << "pixel " << x << ", " << y << " = " << got << ", expected " << expected << " +- "
                                   << tolerance;

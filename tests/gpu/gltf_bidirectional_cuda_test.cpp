@@ -24,10 +24,14 @@ TEST(GltfBidirectionalCpuGpuAgreement, VcmBptLtBpmAgreeStatisticallyAndPerSeed) 
     test::AgreementOptions opt;
     opt.size = 64;
     opt.max_depth = 6;
-    opt.mean_tolerance = 0.015;
     opt.allowance = 1.5;  // glossy highlights: heavy-tailed pixels (gltf_bidirectional_test.cpp)
     for (const char* integrator : {"vcm", "bpt", "lt", "bpm"}) {
+        const bool noisy = std::string(integrator) == "lt" || std::string(integrator) == "bpm";
         const uint32_t spp = std::string(integrator) == "lt" ? 128 : 64;
+        // Channel means of one render differ by noise: lt and bpm splat (and merge) light paths
+        // over many pixels, so their image means vary ~1.7% from seed to seed here (H100 run:
+        // CPU and GPU 2.4% and 3.7% apart with different seeds, 1e-8 apart per seed, below).
+        opt.mean_tolerance = noisy ? 0.08 : 0.015;
         test::EstimatorSpec cpu{integrator, BackendKind::Cpu, spp, 0, 0.01f};
         test::EstimatorSpec gpu{integrator, BackendKind::Cuda, spp, 0, 0.01f};
         test::check_estimators_agree(scene, cpu, {gpu}, opt, {}, std::string("glTF ") + integrator + " CPU vs GPU");

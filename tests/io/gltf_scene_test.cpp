@@ -456,6 +456,22 @@ TEST(GltfSceneLights, PointDirectionalAndSpotWithNodeTransforms) {
     EXPECT_TRUE(stats.warnings.empty());
 }
 
+TEST(GltfSceneLights, APunctualLightTooStrongForFloatIsAnErrorNamingIt) {
+    // Four lights: 4 x 4 pi x intensity must stay <= 2^96 (a light path's start), so 1e30 cd fails.
+    GltfDoc d = lights_doc();
+    d.g["extensions"]["KHR_lights_punctual"]["lights"][0]["intensity"] = 1e30;
+    const std::string path = d.write("strong.gltf");
+    try {
+        load_scene(path);
+        ADD_FAILURE() << "a 1e30 cd light was accepted";
+    } catch (const SceneError& e) {
+        EXPECT_CONTAINS(std::string(e.what()), path + ": KHR_lights_punctual light 0 (in node order)");
+        EXPECT_CONTAINS(std::string(e.what()), "more than 2^96");
+    }
+    d.g["extensions"]["KHR_lights_punctual"]["lights"][0]["intensity"] = 1e20;  // 4 x 4 pi x 1e20 < 2^96
+    EXPECT_EQ(load_scene(d.write("strong_enough.gltf")).lights.size(), 4u);
+}
+
 TEST(GltfSceneLights, RangeIsWarnedAboutAndBadLightsAreErrors) {
     GltfDoc d = lights_doc();
     d.g["extensions"]["KHR_lights_punctual"]["lights"][0]["range"] = 10.0;

@@ -77,6 +77,7 @@ const BadScene kBadScenes[] = {
     {"huge_phong_exponent.json", ": /materials/glossy/phong_exponent: expected ", "number in [0, 131072], got 1e+09"},
     {"fov_rounds_to_180.json", ": /camera/fov: expected ", "179.99998474121094] (as a float; outside it the camera's tan(fov / 2)"},
     {"huge_point_intensity.json", ": /lights/0/intensity: expected ", "intensity <= 6.30478e+27, so that (number of lights) * power = 1 * 4 pi * intensity <= 2^96, got 3e+38"},
+    {"huge_spot_intensity.json", ": /lights/0/intensity: expected ", "intensity <= 6.30478e+27, so that (number of lights) * power = 1 * 4 pi * intensity <= 2^96, got 3e+38"},
     {"huge_emission.json", ": /shapes/1/emission: expected ", "power pi * area * radiance per light (sphere or triangle) is <= 2^65"},
     {"huge_directional_irradiance.json", ": /lights/0/irradiance: expected ", "irradiance <= 8.40637e+09"},
 };
