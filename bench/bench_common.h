@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/render.h"
+#include "app/stats_json.h"
 #include "engine/scene_types.h"
 
 namespace wf::bench {
@@ -103,6 +104,39 @@ inline uint64_t traced_rays(const RenderResult& r) {
     uint64_t rays = 0;
     for (const BounceQueueSizes& q : r.stats.bounces) rays += q.active + q.shadow;
     return rays;
+}
+
+// One benchmark case rendered for its figures: `warmup` passes first (module load,
+// allocation, first touch: kept out of the figures), then `o.settings.spp` passes without
+// per-launch events (the honest total) and again with per-stage times (events add a little).
+struct TimedRender {
+    RenderResult timed, staged;
+    double ms_per_pass = 0.0, mrays_per_second = 0.0;  // of `timed`
+};
+
+inline TimedRender timed_render(const HostScene& scene, RenderOptions o, uint32_t warmup) {
+    const uint32_t passes = o.settings.spp;
+    if (warmup) {
+        o.settings.spp = warmup;
+        render(scene, o);
+        o.settings.spp = passes;
+    }
+    TimedRender t;
+    o.collect_stage_times = false;
+    t.timed = render(scene, o);
+    o.collect_stage_times = true;
+    t.staged = render(scene, o);
+    t.ms_per_pass = 1000.0 * t.timed.render_seconds / passes;
+    t.mrays_per_second = double(traced_rays(t.timed)) / t.timed.render_seconds * 1e-6;
+    return t;
+}
+
+// The case's JSON record: the staged render's statistics and the untimed figures.
+inline nlohmann::json timed_render_json(const TimedRender& t, const RenderSettings& settings, const std::string& scene) {
+    nlohmann::json j = nlohmann::json::parse(render_stats_json(t.staged, settings, scene));
+    j["ms_per_pass_untimed_stages"] = t.ms_per_pass;
+    j["mrays_per_second"] = t.mrays_per_second;
+    return j;
 }
 
 // Writes `report` (indented); false, with a message, when the file cannot be written.

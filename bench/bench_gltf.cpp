@@ -62,31 +62,20 @@ int main(int argc, char** argv) {
                 o.settings.integrator = "pt";
                 o.backend = backend;
                 o.material_sort = mode;
-                if (warmup) {  // module load, allocation, first-touch: kept out of the figures
-                    o.settings.spp = warmup;
-                    wf::render(scene, o);
-                }
                 o.settings.spp = passes;
-                wf::RenderResult timed = wf::render(scene, o);  // no per-launch events: the honest total
-                o.collect_stage_times = true;
-                wf::RenderResult staged = wf::render(scene, o);  // per-stage times (events add a little)
-
-                const double ms_per_pass = 1000.0 * timed.render_seconds / passes;
-                const double rays = double(wf::bench::traced_rays(timed));
+                const wf::bench::TimedRender t = wf::bench::timed_render(scene, o, warmup);
                 std::printf("\n== %s (%s): %zu triangles, %zu materials, %zu lights, %ux%u, max path length %u, "
                             "%u passes, %s on %s\n",
                             model.c_str(), mode_name, scene.triangles.size(), scene.materials.size(),
-                            scene.lights.size(), size, size, o.settings.max_depth, passes, timed.backend.c_str(),
-                            timed.device.c_str());
-                std::printf("ms/pass %.3f   Mrays/s %.1f (camera+bounce+shadow rays)\n", ms_per_pass,
-                            rays / timed.render_seconds * 1e-6);
-                wf::print_stage_table(std::cout, staged);
-                nlohmann::json j = nlohmann::json::parse(wf::render_stats_json(staged, o.settings, model));
+                            scene.lights.size(), size, size, o.settings.max_depth, passes, t.timed.backend.c_str(),
+                            t.timed.device.c_str());
+                std::printf("ms/pass %.3f   Mrays/s %.1f (camera+bounce+shadow rays)\n", t.ms_per_pass,
+                            t.mrays_per_second);
+                wf::print_stage_table(std::cout, t.staged);
+                nlohmann::json j = wf::bench::timed_render_json(t, o.settings, model);
                 j["model"] = model;
                 j["material_sort"] = mode_name;
                 j["materials"] = scene.materials.size();
-                j["ms_per_pass_untimed_stages"] = ms_per_pass;
-                j["mrays_per_second"] = rays / timed.render_seconds * 1e-6;
                 report.push_back(j);
             }
         }

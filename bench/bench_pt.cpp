@@ -53,26 +53,15 @@ int main(int argc, char** argv) {
             o.settings.max_depth = c.max_depth;
             o.settings.integrator = "pt";
             o.backend = backend;
-            if (warmup) {  // module load, allocation, first-touch: kept out of the figures
-                o.settings.spp = warmup;
-                wf::render(scene, o);
-            }
             o.settings.spp = passes;
-            wf::RenderResult timed = wf::render(scene, o);  // no per-launch events: the honest total
-            o.collect_stage_times = true;
-            wf::RenderResult staged = wf::render(scene, o);  // per-stage times (events add a little)
-
-            double ms_per_pass = 1000.0 * timed.render_seconds / passes;
-            double rays = double(wf::bench::traced_rays(timed));
+            const wf::bench::TimedRender t = wf::bench::timed_render(scene, o, warmup);
             std::printf("\n== %s: %ux%u, max path length %u, %u passes, %s on %s\n", c.name, c.width, c.height,
-                        c.max_depth, passes, timed.backend.c_str(), timed.device.c_str());
-            std::printf("ms/pass %.3f   Msamples/s %.1f   Mrays/s %.1f (camera+bounce+shadow rays)\n", ms_per_pass,
-                        double(timed.samples) / timed.render_seconds * 1e-6, rays / timed.render_seconds * 1e-6);
-            wf::print_stage_table(std::cout, staged);
-            nlohmann::json j = nlohmann::json::parse(wf::render_stats_json(staged, o.settings, c.scene));
+                        c.max_depth, passes, t.timed.backend.c_str(), t.timed.device.c_str());
+            std::printf("ms/pass %.3f   Msamples/s %.1f   Mrays/s %.1f (camera+bounce+shadow rays)\n", t.ms_per_pass,
+                        double(t.timed.samples) / t.timed.render_seconds * 1e-6, t.mrays_per_second);
+            wf::print_stage_table(std::cout, t.staged);
+            nlohmann::json j = wf::bench::timed_render_json(t, o.settings, c.scene);
             j["case"] = c.name;
-            j["ms_per_pass_untimed_stages"] = ms_per_pass;
-            j["mrays_per_second"] = rays / timed.render_seconds * 1e-6;
             report.push_back(j);
         }
     } catch (const std::exception& e) {

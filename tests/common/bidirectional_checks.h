@@ -105,6 +105,20 @@ inline void expect_replicate_mean(const char* what, const AnalyticRun& run, cons
     EXPECT_LT(m.standard_error, run.max_relative_error * expected) << run.integrator << ": too noisy to be a test";
 }
 
+// Image means (all pixels and channels) of kReplicates renders, seeds 1..K; none may drop a sample as NaN/Inf.
+inline std::vector<double> replicate_image_means(const HostScene& scene, const EstimatorSpec& e, uint32_t size,
+                                                 uint32_t max_depth) {
+    std::vector<double> means;
+    for (uint32_t seed = 1; seed <= kReplicates; ++seed) {
+        RenderResult r = render_estimator(scene, e, size, max_depth, seed);
+        EXPECT_EQ(r.stats.nonfinite_samples, 0u) << e.integrator << " seed " << seed;
+        double sum = 0;
+        for (const Vec3f& v : r.image.pixels) sum += double(v.x) + v.y + v.z;
+        means.push_back(sum / (3.0 * r.image.pixels.size()));
+    }
+    return means;
+}
+
 // Closed emissive mesh sphere (180 triangles, each its own light; Le = 1, rho = 0.8, path
 // length at most 6): every pixel converges to truncated_closed_sphere_radiance(1, 0.8, 6)
 // = 3.68928, except with lt, which (as SmallVCM) does not show the light sources
@@ -118,14 +132,7 @@ inline void check_closed_emissive_mesh_sphere(BackendKind backend, const Analyti
     double expected = truncated_closed_sphere_radiance(le, rho, max_depth);
     if (run.integrator == "lt") expected -= le;
     EstimatorSpec e{run.integrator, backend, run.spp, run.light_paths, run.radius_factor};
-    std::vector<double> means;
-    for (uint32_t seed = 1; seed <= kReplicates; ++seed) {
-        RenderResult r = render_estimator(scene, e, run.size, max_depth, seed);
-        EXPECT_EQ(r.stats.nonfinite_samples, 0u) << run.integrator << " seed " << seed;
-        double sum = 0;
-        for (const Vec3f& v : r.image.pixels) sum += double(v.x) + v.y + v.z;
-        means.push_back(sum / (3.0 * r.image.pixels.size()));
-    }
+    const std::vector<double> means = replicate_image_means(scene, e, run.size, max_depth);
     expect_replicate_mean("closed emissive mesh sphere", run, means, expected);
 }
 

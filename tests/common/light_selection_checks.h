@@ -156,14 +156,7 @@ inline void check_lit_ground(BackendKind backend, const AnalyticRun& run,
     const uint32_t max_depth = 2;
     const double expected = lit_ground_image_mean(g, scene, run.size);
     EstimatorSpec e{run.integrator, backend, run.spp, run.light_paths, run.radius_factor};
-    std::vector<double> means;
-    for (uint32_t seed = 1; seed <= kReplicates; ++seed) {
-        RenderResult r = render_estimator(scene, e, run.size, max_depth, seed);
-        EXPECT_EQ(r.stats.nonfinite_samples, 0u) << run.integrator << " seed " << seed;
-        double sum = 0;
-        for (const Vec3f& v : r.image.pixels) sum += double(v.x) + v.y + v.z;
-        means.push_back(sum / (3.0 * r.image.pixels.size()));
-    }
+    const std::vector<double> means = replicate_image_means(scene, e, run.size, max_depth);
     expect_replicate_mean(("lit ground, " + light_selection + " light selection").c_str(), run, means, expected);
 }
 
