@@ -337,7 +337,7 @@ void check_scene_scale(const Reader& r, const Node& root, const HostScene& scene
         std::snprintf(expected, sizeof expected,
                       "%s <= %g, so that (number of lights) * power = %g * %s <= 2^96%s",
                       key, kMaxLightPathThroughput / (num_lights * power / value), num_lights, formula,
-                      l.type == LightType::Point ? "" : (" (R = " + std::to_string(radius) + ", the scene's bounding radius)").c_str());
+                      (l.type == LightType::Point || l.type == LightType::Spot) ? "" : (" (R = " + std::to_string(radius) + ", the scene's bounding radius)").c_str());
         std::snprintf(got, sizeof got, "%g", value);
         r.fail(at, expected, got);
     }
