@@ -105,25 +105,12 @@ public:
     uint32_t height() const { return height_; }
 
     // Per-pixel sums times `scale` (1 / iterations: the estimate of each pixel).
-    std::vector<Vec3f> resolve(double scale) const {
-        std::vector<double> s = sums_.to_vector();
-        std::vector<Vec3f> out(size_t(width_) * height_);
-        for (size_t i = 0; i < out.size(); ++i)
-            out[i] = Vec3f(float(s[3 * i] * scale), float(s[3 * i + 1] * scale), float(s[3 * i + 2] * scale));
-        return out;
-    }
+    std::vector<Vec3f> resolve(double scale) const { return resolve_sums(sums_, scale); }
     // AOV `a`'s per-pixel sums times `scale` (as resolve); a one-component AOV (depth)
     // fills x, y and z alike. Empty when `a` was not allocated.
     std::vector<Vec3f> resolve_aov(Aov a, double scale) const {
         if (!has_aov(aovs_, a)) return {};
-        const std::vector<double> s = aov_sums_[uint32_t(a)].to_vector();
-        std::vector<Vec3f> out(size_t(width_) * height_);
-        const size_t k = s.size() / out.size();  // components: 3 or 1
-        for (size_t i = 0; i < out.size(); ++i) {
-            const double* p = s.data() + k * i;
-            out[i] = Vec3f(float(p[0] * scale), float(p[k == 3 ? 1 : 0] * scale), float(p[k == 3 ? 2 : 0] * scale));
-        }
-        return out;
+        return resolve_sums(aov_sums_[uint32_t(a)], scale);
     }
     uint64_t nonfinite_count() const {
         uint32_t n = 0;
@@ -132,6 +119,19 @@ public:
     }
 
 private:
+    // Sums of 3 (or 1, filling x, y and z alike) doubles per pixel times `scale`, as floats.
+    std::vector<Vec3f> resolve_sums(const typename Backend::template Buffer<double>& sums, double scale) const {
+        const std::vector<double> s = sums.to_vector();
+        std::vector<Vec3f> out(size_t(width_) * height_);
+        if (out.empty()) return out;
+        const size_t k = s.size() / out.size();  // components: 3 or 1
+        for (size_t i = 0; i < out.size(); ++i) {
+            const double* p = s.data() + k * i;
+            out[i] = Vec3f(float(p[0] * scale), float(p[k == 3 ? 1 : 0] * scale), float(p[k == 3 ? 2 : 0] * scale));
+        }
+        return out;
+    }
+
     double* aov_data(Aov a) { return has_aov(aovs_, a) ? aov_sums_[uint32_t(a)].data() : nullptr; }
 
     uint32_t width_ = 0, height_ = 0;

@@ -168,19 +168,13 @@ struct SphereBinning {
     }
 };
 
-// Runs the test for a sampler returning an optional direction (nullopt: refused sample).
-inline ChiSquareResult chi_square_directions(const SphereBinning& binning,
-                                             const std::function<std::optional<Vec3f>(uint64_t)>& sample,
-                                             const std::function<double(Vec3f)>& pdf_w, uint64_t num_samples) {
-    std::vector<double> observed(size_t(binning.cells()) + 1, 0.0);
-    for (uint64_t i = 0; i < num_samples; ++i) {
-        std::optional<Vec3f> d = sample(i);
-        if (d) observed[size_t(binning.bin(*d))] += 1.0;
-        else observed.back() += 1.0;
-    }
-    std::vector<double> expected = binning.integrate(pdf_w);
+// The test of `observed` counts whose last cell holds the refused samples, against the
+// pdf's integral over each other cell (`probabilities`): expectations are those times
+// num_samples, and the refused cell expects the rest. A pdf integrating above 1 fails.
+inline ChiSquareResult chi_square_with_refused_cell(const std::vector<double>& observed,
+                                                   std::vector<double> probabilities, uint64_t num_samples) {
     double total = 0.0;
-    for (double& e : expected) {
+    for (double& e : probabilities) {
         e *= double(num_samples);
         total += e;
     }
@@ -193,8 +187,21 @@ inline ChiSquareResult chi_square_directions(const SphereBinning& binning,
         r.message = buf;
         return r;
     }
-    expected.push_back(std::max(0.0, refused));
-    return chi_square_test(observed, expected);
+    probabilities.push_back(std::max(0.0, refused));
+    return chi_square_test(observed, probabilities);
+}
+
+// Runs the test for a sampler returning an optional direction (nullopt: refused sample).
+inline ChiSquareResult chi_square_directions(const SphereBinning& binning,
+                                             const std::function<std::optional<Vec3f>(uint64_t)>& sample,
+                                             const std::function<double(Vec3f)>& pdf_w, uint64_t num_samples) {
+    std::vector<double> observed(size_t(binning.cells()) + 1, 0.0);
+    for (uint64_t i = 0; i < num_samples; ++i) {
+        std::optional<Vec3f> d = sample(i);
+        if (d) observed[size_t(binning.bin(*d))] += 1.0;
+        else observed.back() += 1.0;
+    }
+    return chi_square_with_refused_cell(observed, binning.integrate(pdf_w), num_samples);
 }
 
 // Is a sampler uniform in solid angle over the cone of directions within angle theta_max

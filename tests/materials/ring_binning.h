@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/math.h"
@@ -226,26 +227,12 @@ inline ChiSquareResult chi_square_rings(const RingBinning& bins, const std::func
         if (v) observed[size_t(bins.bin(*v))] += 1.0;
         else observed.back() += 1.0;
     }
-    std::vector<double> expected = bins.integrate([&](Vec3f v) {
+    std::vector<double> probabilities = bins.integrate([&](Vec3f v) {
         double j = 0.0;
         std::optional<Vec3f> w = map.inverse(v, &j);
         return w ? double(pdf_w(*w)) * j : 0.0;
     });
-    double total = 0.0;
-    for (double& e : expected) {
-        e *= double(num_samples);
-        total += e;
-    }
-    double refused = double(num_samples) - total;
-    if (refused < -1e-3 * double(num_samples)) {
-        ChiSquareResult r;
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "pdf integrates to %.5f > 1", total / double(num_samples));
-        r.message = buf;
-        return r;
-    }
-    expected.push_back(std::max(0.0, refused));
-    return chi_square_test(observed, expected);
+    return chi_square_with_refused_cell(observed, std::move(probabilities), num_samples);
 }
 
 // Integral of f (per steradian of w) over the image of `map`.

@@ -187,6 +187,27 @@ inline Vec3f predicted(const PixelSeen& px, const std::function<Vec3f(const Seen
     return sum * (1.0f / 16.0f);
 }
 
+// The rendered colours of the pixels seen on `material` and, for each of `hypotheses`
+// hypotheses h, the prediction of them from colour(h, point).
+struct MaterialPixels {
+    std::vector<Vec3f> rendered;
+    std::vector<std::vector<Vec3f>> predicted;  // [h][i]: hypothesis h's value of rendered[i]
+};
+
+template <class Rendered>  // Rendered(x, y) -> Vec3f: the render's pixel
+MaterialPixels material_pixels(const std::vector<PixelSeen>& pixels, uint32_t material, size_t hypotheses,
+                               Rendered rendered, const std::function<Vec3f(size_t, const Seen&)>& colour) {
+    MaterialPixels m;
+    m.predicted.resize(hypotheses);
+    for (const PixelSeen& px : pixels) {
+        if (px.points[0].material != material) continue;
+        m.rendered.push_back(rendered(px.x, px.y));
+        for (size_t h = 0; h < hypotheses; ++h)
+            m.predicted[h].push_back(predicted(px, [&](const Seen& s) { return colour(h, s); }));
+    }
+    return m;
+}
+
 // Share of the rendered values' variance that a fit r_c = k q_c + b_c to the prediction
 // q leaves unexplained (one gain k, an offset per channel: the lighting scales the
 // albedo, the specular layer adds to it): 0 a perfect match, 1 no relation. Each channel

@@ -258,17 +258,14 @@ TEST(GltfRender, TextureTransformTestArrowsPointAtTheGreenMarkers) {
             unscaled.scale[0] = unscaled.scale[1] = 1;
             hypotheses.push_back({"not scaled", unscaled});
         }
-        std::vector<Vec3f> rendered;
-        std::vector<std::vector<Vec3f>> pred(hypotheses.size());
-        for (const PixelSeen& px : pixels) {
-            if (px.points[0].material != mat) continue;
-            rendered.push_back(r.image.at(px.x, px.y));
-            for (size_t h = 0; h < hypotheses.size(); ++h)
-                pred[h].push_back(predicted(px, [&](const Seen& s) {
-                    const Vec2f t = hypotheses[h].second.apply(s.uv);
-                    return sample_rgb(img, t.x, t.y, clamp);
-                }));
-        }
+        const MaterialPixels seen = material_pixels(
+            pixels, mat, hypotheses.size(), [&](uint32_t x, uint32_t y) { return r.image.at(x, y); },
+            [&](size_t h, const Seen& s) {
+                const Vec2f t = hypotheses[h].second.apply(s.uv);
+                return sample_rgb(img, t.x, t.y, clamp);
+            });
+        const std::vector<Vec3f>& rendered = seen.rendered;
+        const std::vector<std::vector<Vec3f>>& pred = seen.predicted;
         ASSERT_GT(rendered.size(), 1500u) << q.name;
         const double correct = unexplained(rendered, pred[0]);
         std::printf("  %s: unexplained variance %.3f (as the file says)", q.name, correct);
@@ -461,14 +458,11 @@ TEST(GltfRender, TextureSettingsTestWrapModesShowGreenNotRed) {
             (c.on_t ? h.t : h.s) = w;
             if ((c.on_t ? file.t : file.s) != w) hypotheses.push_back(h);
         }
-        std::vector<Vec3f> rendered;
-        std::vector<std::vector<Vec3f>> pred(hypotheses.size());
-        for (const PixelSeen& px : pixels) {
-            if (px.points[0].material != mat) continue;
-            rendered.push_back(r.image.at(px.x, px.y));
-            for (size_t h = 0; h < hypotheses.size(); ++h)
-                pred[h].push_back(predicted(px, [&](const Seen& s) { return sample_rgb(img, s.uv.x, s.uv.y, hypotheses[h]); }));
-        }
+        const MaterialPixels seen = material_pixels(
+            pixels, mat, hypotheses.size(), [&](uint32_t x, uint32_t y) { return r.image.at(x, y); },
+            [&](size_t h, const Seen& s) { return sample_rgb(img, s.uv.x, s.uv.y, hypotheses[h]); });
+        const std::vector<Vec3f>& rendered = seen.rendered;
+        const std::vector<std::vector<Vec3f>>& pred = seen.predicted;
         ASSERT_GT(rendered.size(), 500u) << c.material;
         auto red = [](Vec3f v) { return v.x > 0.05f && v.x > 3.0f * v.y && v.x > 3.0f * v.z; };
         auto green = [](Vec3f v) { return v.y > 0.05f && v.y > 3.0f * v.x && v.y > 3.0f * v.z; };

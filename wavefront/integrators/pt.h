@@ -38,15 +38,9 @@ public:
         // One NEE shadow ray per path per bounce at most.
         shadow_rays_.allocate(wave_size_);
         counters_.allocate(s.max_depth);
-        sort_materials_ = sorts_materials(res.material_sort, res.scene);
+        // Auto is off: on an H100 (bench/NOTES.md) sorting paid on one glTF model of five.
+        sort_materials_ = res.material_sort == MaterialSortMode::On;
         if (sort_materials_) material_sort_.allocate(wave_size_, res.scene.num_materials);
-    }
-
-    // Auto: never so far. On an H100 (bench/NOTES.md) sorting cost more than it saved on
-    // every scene measured, glTF models with 1 to N materials included.
-    static bool sorts_materials(MaterialSortMode mode, const SceneView& scene) {
-        (void)scene;
-        return mode == MaterialSortMode::On;
     }
 
     uint32_t max_batch() const override { return batch_; }
