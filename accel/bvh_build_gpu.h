@@ -7,7 +7,8 @@
 // back to the host during a build. Triangles and spheres share one tree.
 //
 // The tree has the layout and leaf-size limit of the CPU builder (bvh_build.h),
-// so the same traversal runs on both; its depth is not bounded by construction,
+// so one conversion turns either into the traversal layout
+// (traversal_bvh_build.h); its depth is not bounded by construction,
 // and callers check it (GpuBvhInfo::depth) against kBvhMaxDepth.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "accel/bvh_build.h"
+#include "accel/traversal_bvh_build.h"
 #include "engine/backend/profiler.h"
 #include "engine/scene_types.h"
 
@@ -67,10 +69,18 @@ private:
 Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                      GpuBvhInfo* info = nullptr);
 
+// The GPU builder's tree and its traversal layout, converted on the device, both
+// copied back (tests compare the conversion with the host's).
+struct GpuTraversalTree {
+    Bvh flat;
+    TraversalArrays traversal;
+};
+GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres);
+
 struct GpuBvhTiming {
     std::string device;
     GpuBvhInfo info;
-    double median_ms = 0.0, min_ms = 0.0;  // whole build, device time (CUDA events)
+    double median_ms = 0.0, min_ms = 0.0;  // whole build and conversion, device time (CUDA events)
     std::vector<StageStat> stages;         // per stage, summed over `reps` profiled builds
 };
 GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,

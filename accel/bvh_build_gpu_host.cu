@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "accel/traversal_bvh_build.h"
 #include "engine/backend/cuda_backend.cuh"
 
 namespace wf {
@@ -19,8 +20,14 @@ struct UploadedBuild {
         triangles.upload(t);
         spheres.upload(s);
     }
+    TraversalBvh<CudaBackend> traversal;
     void build(CudaBackend& be) {
         builder.build(be, triangles.data(), uint32_t(triangles.size()), spheres.data(), uint32_t(spheres.size()));
+    }
+    // The built tree (of num_nodes flat nodes) to the traversal layout, on the device.
+    void convert(CudaBackend& be, uint32_t num_nodes) {
+        traversal.build(be, builder.nodes(), num_nodes, builder.prim_index(), triangles.data(),
+                        uint32_t(triangles.size()), spheres.data(), uint32_t(spheres.size()));
     }
 };
 
@@ -34,16 +41,40 @@ Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<S
     return up.builder.download();
 }
 
+GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres) {
+    CudaBackend be;
+    UploadedBuild up(triangles, spheres);
+    up.build(be);
+    const GpuBvhInfo info = up.builder.info(be);
+    up.convert(be, info.num_nodes);
+    GpuTraversalTree out;
+    out.flat = up.builder.download();
+    out.traversal.nodes.resize(traversal_node_count(info.num_nodes));
+    out.traversal.prims.resize(triangles.size() + spheres.size());
+    WF_CUDA_CHECK(cudaMemcpy(out.traversal.nodes.data(), up.traversal.nodes(),
+                             out.traversal.nodes.size() * sizeof(TraversalNode), cudaMemcpyDeviceToHost));
+    WF_CUDA_CHECK(cudaMemcpy(out.traversal.prims.data(), up.traversal.prims(),
+                             out.traversal.prims.size() * sizeof(LeafPrim), cudaMemcpyDeviceToHost));
+    return out;
+}
+
 GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                              uint32_t warmup, uint32_t reps) {
     CudaBackend be;
     UploadedBuild up(triangles, spheres);
     GpuBvhBuilder& builder = up.builder;
-    auto build = [&] { up.build(be); };
-    for (uint32_t i = 0; i < warmup; ++i) build();
     GpuBvhTiming out;
     out.device = be.device_name();
+    up.build(be);
     out.info = builder.info(be);
+    // A build ends with the tree in the layout traversal reads (traversal_bvh.h).
+    // Every build of the same input has the node count read above (the test
+    // RebuildReusesTheBuilderAndGivesTheSameTree).
+    auto build = [&] {
+        up.build(be);
+        up.convert(be, out.info.num_nodes);
+    };
+    for (uint32_t i = 0; i < warmup; ++i) build();
 
     // Whole builds between two events each, launched back to back as a renderer
     // would; then the same count profiled launch by launch for the stage table.

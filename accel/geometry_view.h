@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "accel/bvh_node.h"
+#include "accel/traversal_bvh.h"
 #include "engine/scene_types.h"
 
 namespace wf {
@@ -18,8 +18,10 @@ struct GeometryView {
     const Sphere* spheres = nullptr;
     uint32_t num_spheres = 0;
     const PrimInfo* prims = nullptr;     // num_triangles + num_spheres records
-    const BvhNode* nodes = nullptr;      // node 0 is the root (see bvh_node.h)
-    const uint32_t* prim_index = nullptr;  // leaf ranges index into this
+    // The BVH in its traversal layout (traversal_bvh.h): node 0 is the root;
+    // leaf references index leaf_prims.
+    const TraversalNode* traversal_nodes = nullptr;
+    const LeafPrim* leaf_prims = nullptr;
 
     WF_HD uint32_t num_prims() const { return num_triangles + num_spheres; }
     WF_HD bool is_sphere(uint32_t prim) const { return prim >= num_triangles; }

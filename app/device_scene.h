@@ -14,6 +14,7 @@
 #include "accel/bvh_build_gpu.h"
 #include "accel/bvh_quality.h"
 #include "accel/shading_arrays.h"
+#include "accel/traversal_bvh_build.h"
 #include "engine/camera.h"
 #include "engine/scene.h"
 #include "materials/environment_map_build.h"
@@ -125,18 +126,17 @@ private:
                 report->note = "more primitives than the GPU builder takes (" +
                                std::to_string(kMaxGpuBvhPrimitives) + "): built on the CPU instead";
             } else {
-                gpu_bvh_ = std::make_unique<GpuBvhBuilder>();
-                gpu_bvh_->build(backend, triangles_.data(), uint32_t(scene.triangles.size()), spheres_.data(),
+                // The flat tree lives only until it is converted (as the CPU one below).
+                auto gpu_bvh = std::make_unique<GpuBvhBuilder>();
+                gpu_bvh->build(backend, triangles_.data(), uint32_t(scene.triangles.size()), spheres_.data(),
                                 uint32_t(scene.spheres.size()));
-                GpuBvhInfo info = gpu_bvh_->info(backend);
-                gpu_bvh_->release_scratch();
+                GpuBvhInfo info = gpu_bvh->info(backend);
+                gpu_bvh->release_scratch();
                 if (info.depth <= kBvhMaxDepth) {
-                    view_.geometry.nodes = gpu_bvh_->nodes();
-                    view_.geometry.prim_index = gpu_bvh_->prim_index();
+                    build_traversal(backend, scene, gpu_bvh->nodes(), info.num_nodes, gpu_bvh->prim_index());
                     *report = BvhBuildStats{"gpu", info.sah, info.depth, info.num_nodes, "", false};
                     return;
                 }
-                gpu_bvh_.reset();
                 report->fell_back = true;
                 report->note = "the GPU-built tree is " + std::to_string(info.depth) +
                                " levels deep, more than the traversal stack holds (" + std::to_string(kBvhMaxDepth) +
@@ -144,17 +144,26 @@ private:
             }
         }
 #endif
-        (void)backend;
         Bvh bvh = build_bvh_binned_sah(scene.triangles, scene.spheres);
-        nodes_.upload(bvh.nodes);
-        prim_index_.upload(bvh.prim_index);
-        view_.geometry.nodes = nodes_.data();
-        view_.geometry.prim_index = prim_index_.data();
+        typename Backend::template Buffer<BvhNode> nodes;
+        typename Backend::template Buffer<uint32_t> prim_index;
+        nodes.upload(bvh.nodes);
+        prim_index.upload(bvh.prim_index);
+        build_traversal(backend, scene, nodes.data(), uint32_t(bvh.nodes.size()), prim_index.data());
         BvhQuality q = measure_bvh(bvh);
         report->builder = "cpu";
         report->sah = q.sah;
         report->depth = q.depth;
         report->nodes = uint32_t(bvh.nodes.size());
+    }
+
+    // The builder's flat tree (backend memory) to the layout traversal reads.
+    void build_traversal(Backend& backend, const HostScene& scene, const BvhNode* nodes, uint32_t num_nodes,
+                         const uint32_t* prim_index) {
+        traversal_.build(backend, nodes, num_nodes, prim_index, triangles_.data(), uint32_t(scene.triangles.size()),
+                         spheres_.data(), uint32_t(scene.spheres.size()));
+        view_.geometry.traversal_nodes = traversal_.nodes();
+        view_.geometry.leaf_prims = traversal_.prims();
     }
 
     typename Backend::template Buffer<Triangle> triangles_;
@@ -170,11 +179,7 @@ private:
     typename Backend::template Buffer<TextureImage> texture_images_;
     typename Backend::template Buffer<TextureBinding> texture_bindings_;
     typename Backend::template Buffer<float> srgb_lut_;
-    typename Backend::template Buffer<BvhNode> nodes_;
-    typename Backend::template Buffer<uint32_t> prim_index_;
-#if defined(WF_HAVE_CUDA)
-    std::unique_ptr<GpuBvhBuilder> gpu_bvh_;
-#endif
+    TraversalBvh<Backend> traversal_;
     EnvironmentMap<Backend> environment_map_;  // texels and sampling distribution; unbuilt without a map
     LightSelection<Backend> light_selection_;
     SceneView view_{};

@@ -10,6 +10,7 @@
 #include "accel/bvh_build.h"
 #include "accel/geometry_view.h"
 #include "accel/intersect.h"
+#include "accel/traversal_bvh_build.h"
 #include "accel/traverse.h"
 
 namespace wf::test {
@@ -19,6 +20,9 @@ struct TestScene {
     std::vector<Sphere> spheres;
     std::vector<PrimInfo> prims;
     Bvh bvh;
+    // The traversal layout of `bvh`, made by view(): tests may replace bvh (with
+    // the GPU builder's tree, say) after build().
+    mutable TraversalArrays traversal;
 
     void build() {
         prims.resize(triangles.size() + spheres.size());
@@ -31,8 +35,9 @@ struct TestScene {
         g.spheres = spheres.data();
         g.num_spheres = uint32_t(spheres.size());
         g.prims = prims.data();
-        g.nodes = bvh.nodes.data();
-        g.prim_index = bvh.prim_index.data();
+        traversal = make_traversal_arrays(bvh.nodes, bvh.prim_index, triangles, spheres);
+        g.traversal_nodes = traversal.nodes.data();
+        g.leaf_prims = traversal.prims.data();
         return g;
     }
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "accel/bvh_build_gpu.h"
@@ -225,6 +226,21 @@ TEST(GpuBvh, DepthIsReportedForDeepTrees) {
     test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
     std::printf("concentric spheres: depth %u\n", t.info.depth);
     EXPECT_GT(t.info.depth, kBvhMaxDepth);
+}
+
+TEST(GpuBvh, DeviceConversionToTheTraversalLayoutEqualsTheHosts) {
+    // The renderer converts the GPU builder's tree on the device; the host
+    // conversion of the same tree (checked against the flat tree in
+    // traversal_bvh_test) must give the same bytes.
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene s = test::random_soup(41, 30000, 3000, {}, 20.0f);
+    const GpuTraversalTree t = traversal_tree_on_gpu(s.triangles, s.spheres);
+    const TraversalArrays host = make_traversal_arrays(t.flat.nodes, t.flat.prim_index, s.triangles, s.spheres);
+    ASSERT_EQ(t.traversal.nodes.size(), host.nodes.size());
+    ASSERT_EQ(t.traversal.prims.size(), host.prims.size());
+    EXPECT_EQ(std::memcmp(t.traversal.nodes.data(), host.nodes.data(), host.nodes.size() * sizeof(TraversalNode)), 0);
+    EXPECT_EQ(std::memcmp(t.traversal.prims.data(), host.prims.data(), host.prims.size() * sizeof(LeafPrim)), 0);
+    std::printf("GPU tree: root's children at %u and %u\n", t.flat.nodes[0].first, t.flat.nodes[0].first + 1);
 }
 
 TEST(GpuBvh, RebuildReusesTheBuilderAndGivesTheSameTree) {
