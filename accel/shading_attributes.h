@@ -52,6 +52,26 @@ WF_HD_INLINE Vec3f perpendicular_toward(Vec3f n, Vec3f t) {
 
 }  // namespace shading_detail
 
+// Texture coordinate sets 0 and 1 of triangle `prim` at barycentrics (u, v) weighing its
+// 2nd and 3rd vertex, as triangle_shading gives them: a set the triangle lacks is set 0,
+// and without any, the barycentrics (u, v). What an emitter reads its texture with,
+// without the rest of the shading frame.
+WF_HD_INLINE void triangle_uvs(const ShadingAttributesView& view, uint32_t prim, uint32_t flags, float u, float v,
+                               Vec2f uv[2]) {
+    using namespace shading_detail;
+    uv[0] = Vec2f{u, v};
+    uv[1] = uv[0];
+    if (!view.triangle_vertices || !(flags & (kPrimHasUvs | kPrimHasUvs1))) return;
+    const uint32_t i0 = view.triangle_vertices[3 * prim], i1 = view.triangle_vertices[3 * prim + 1],
+                   i2 = view.triangle_vertices[3 * prim + 2];
+    const float w0 = 1.0f - u - v;
+    if (flags & kPrimHasUvs) {
+        uv[0] = lerp3(view.uvs[i0], view.uvs[i1], view.uvs[i2], w0, u, v);
+        uv[1] = uv[0];
+    }
+    if (flags & kPrimHasUvs1) uv[1] = lerp3(view.uvs1[i0], view.uvs1[i1], view.uvs1[i2], w0, u, v);
+}
+
 // Attributes of triangle `prim` (a triangle primitive id) at barycentrics (u, v) weighing
 // its 2nd and 3rd vertex; ng is the hit's unit geometric normal, tri its positions.
 WF_HD_INLINE ShadingAttributes triangle_shading(const ShadingAttributesView& view, const Triangle& tri, uint32_t prim,
@@ -60,8 +80,7 @@ WF_HD_INLINE ShadingAttributes triangle_shading(const ShadingAttributesView& vie
     ShadingAttributes s;
     s.ns = ng;
     const float w0 = 1.0f - u - v;
-    s.uv[0] = Vec2f{u, v};
-    s.uv[1] = s.uv[0];
+    triangle_uvs(view, prim, flags, u, v, s.uv);
     Vec3f dpdu = tri.p1 - tri.p0;  // without UVs: u runs along the first edge
     float sign = 1.0f;
     if (view.triangle_vertices && (flags & (kPrimHasNormals | kPrimHasUvs | kPrimHasUvs1 | kPrimHasTangents | kPrimHasColors))) {
@@ -75,8 +94,6 @@ WF_HD_INLINE ShadingAttributes triangle_shading(const ShadingAttributesView& vie
         }
         if (flags & kPrimHasUvs) {
             const Vec2f a = view.uvs[i0], b = view.uvs[i1], c = view.uvs[i2];
-            s.uv[0] = lerp3(a, b, c, w0, u, v);
-            s.uv[1] = s.uv[0];
             // dp/du from the UV parametrisation (pbrt-v4's triangle differentials).
             const float du02 = a.x - c.x, du12 = b.x - c.x, dv02 = a.y - c.y, dv12 = b.y - c.y;
             const float det = du02 * dv12 - dv02 * du12;
@@ -89,7 +106,6 @@ WF_HD_INLINE ShadingAttributes triangle_shading(const ShadingAttributesView& vie
                 sign = dot(cross(dpdu, dpdv), ng) < 0.0f ? -1.0f : 1.0f;
             }
         }
-        if (flags & kPrimHasUvs1) s.uv[1] = lerp3(view.uvs1[i0], view.uvs1[i1], view.uvs1[i2], w0, u, v);
         if (flags & kPrimHasTangents) {
             const Vec4f a = view.tangents[i0], b = view.tangents[i1], c = view.tangents[i2];
             Vec3f t = w0 * Vec3f(a.x, a.y, a.z) + u * Vec3f(b.x, b.y, b.z) + v * Vec3f(c.x, c.y, c.z);

@@ -165,8 +165,14 @@ enum class LightType : uint32_t {
 struct Light {
     LightType type = LightType::Area;
     uint32_t prim = 0;  // Area: the emitting primitive id
-    // Area/Environment: radiance (environment: its mean); Point: intensity; Spot: intensity on
-    // its axis (inside the inner cone); Directional: irradiance
+    // Area on a triangle: a TextureBinding id (HostScene::texture_bindings) whose RGB
+    // multiplies `radiance` at each point of the triangle (glTF emissiveTexture), or -1:
+    // the light emits `radiance` uniformly. Kept here, not only in the material, so that
+    // an untextured light knows it without reading its primitive's material.
+    int32_t emissive_texture = -1;
+    // Area/Environment: radiance (environment: its mean; area with an emissive texture: the
+    // factor the texture multiplies); Point: intensity; Spot: intensity on its axis (inside
+    // the inner cone); Directional: irradiance
     Vec3f radiance{0.0f};
     Vec3f position{0.0f};  // Point, Spot
     // Directional: unit direction the light travels in; Spot: the unit axis of its cone

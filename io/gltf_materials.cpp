@@ -3,13 +3,13 @@
 // UV sets and KHR_texture_transform.
 //
 // Read: pbrMetallicRoughness (factors and textures), normalTexture (with scale),
-// emissiveFactor with KHR_materials_emissive_strength, alphaMode/alphaCutoff,
+// emissiveFactor with KHR_materials_emissive_strength and emissiveTexture, alphaMode/alphaCutoff,
 // doubleSided, KHR_materials_ior, KHR_materials_transmission, KHR_materials_volume
 // (thickness > 0 makes the surface the boundary of a volume absorbing by its attenuation),
 // KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_sheen, KHR_texture_transform.
-// Warned about and left out: emissiveTexture (the emission is the factor alone),
-// clearcoatNormalTexture (the coat keeps the normal without any normal map),
-// occlusionTexture (a path tracer computes occlusion), any other extension the file uses.
+// Warned about and left out: clearcoatNormalTexture (the coat keeps the normal without any
+// normal map), any other extension the file uses. Left out by design, without a warning:
+// occlusionTexture (a path tracer computes occlusion).
 // A file that *requires* an extension not read here is an error naming it.
 #include <algorithm>
 #include <cmath>
@@ -205,8 +205,10 @@ private:
         p.alpha_cutoff = float(gm.alphaCutoff);
 
         Vec3f emission = colour(gm.emissiveFactor, 3, Vec3f(0.0f), at + ": emissiveFactor");
-        if (gm.emissiveTexture.index >= 0)
-            warn(at + ": emissiveTexture is not supported yet: the surface emits emissiveFactor uniformly");
+        // The emitted radiance is the factor (times the strength) times this texture's RGB
+        // (sRGB colour data): where the factor is black the surface emits nothing, however
+        // bright the texture (an area light takes both: io/gltf_scene_file.cpp).
+        p.emissive_texture = binding(gm.emissiveTexture, true, at + ": emissiveTexture");
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_emissive_strength"))
             emission *= float(number(*e, "emissiveStrength", 1.0, 0.0, 1e12, at + ": KHR_materials_emissive_strength"));
         if (!is_finite(emission))

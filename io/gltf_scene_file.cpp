@@ -29,6 +29,7 @@ bool adopt_gltf_scene(const std::string& path, GltfScene gltf, HostScene& scene,
         if (m.file_material >= 0) {
             sc.material = uint32_t(m.file_material) + 1;
             sc.emission = gltf.material_emission[size_t(m.file_material)];
+            sc.emissive_texture = gltf.materials[size_t(m.file_material)].pbr.emissive_texture;
         }
         place_mesh(MeshPlace{path, "", ""}, std::move(m), Affine3(), sc, geometry);
     }

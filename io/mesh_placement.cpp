@@ -127,7 +127,7 @@ void place_mesh(const MeshPlace& at, IndexedMesh mesh, const Affine3& xf, const 
     make_room(g.triangle_prims);
     for (size_t t = 0; t < kept; ++t) {
         const uint32_t* v = &mesh.indices[3 * t];
-        g.add_world_triangle({mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]}, sc.material, sc.emission);
+        g.add_world_triangle({mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]}, sc);
     }
     g.meshes.push_back(std::move(mesh));
 }

@@ -37,7 +37,7 @@ void add_triangle(const Reader& r, const Node& at, Vec3f a, Vec3f b, Vec3f c, co
     if (sc.flip_normals) std::swap(b, c);  // normal = normalize(cross(p1 - p0, p2 - p0))
     if (!is_black(sc.emission)) g.note_emissive_triangle({a, b, c}, at.pointer, g.shape_triangles);
     ++g.shape_triangles;
-    g.add_world_triangle({a, b, c}, sc.material, sc.emission);
+    g.add_world_triangle({a, b, c}, sc);
 }
 
 // Parallelogram corner, corner+u, corner+u+v, corner+v; normal along cross(u, v).
@@ -299,15 +299,16 @@ void GeometryBuilder::note_emissive_triangle(const Triangle& t, const std::strin
     else if (area < notes.back().area) notes.back() = {area, shape, pointer, index};
 }
 
-void GeometryBuilder::add_world_triangle(const Triangle& t, uint32_t material, Vec3f emission) {
+void GeometryBuilder::add_world_triangle(const Triangle& t, const ShapeCommon& sc) {
     PrimInfo p;
-    p.material = material;
-    if (!is_black(emission)) {
+    p.material = sc.material;
+    if (!is_black(sc.emission)) {
         p.light = int32_t(lights.size());
         Light l;
         l.type = LightType::Area;
         l.prim = uint32_t(triangles.size());
-        l.radiance = emission;
+        l.radiance = sc.emission;
+        l.emissive_texture = sc.emissive_texture;
         lights.push_back(l);
     }
     triangles.push_back(t);

@@ -17,6 +17,7 @@ namespace wf::scene_json {
 struct ShapeCommon {
     uint32_t material = 0;
     Vec3f emission{0.0f};  // black: not a light
+    int32_t emissive_texture = -1;  // a texture binding multiplying `emission` (glTF emissiveTexture), or -1
     bool flip_normals = false;
     Affine3 transform;          // object to world
     std::string transform_at;   // JSON pointer of "transform", for messages ("" when absent)
@@ -61,8 +62,10 @@ struct GeometryBuilder {
     size_t shape = 0;            // index in "shapes" of the shape being read
     size_t shape_triangles = 0;  // triangles of that shape so far, as written (zero-area ones counted)
 
-    // Appends a world-space triangle as the next primitive (an area light when `emission` is not black).
-    void add_world_triangle(const Triangle& t, uint32_t material, Vec3f emission);
+    // Appends a world-space triangle as the next primitive, of the shape's material: an area
+    // light when its emission is not black (with its emissive texture, if any; a texture
+    // alone does not make a light: glTF's emission is the factor times the texture).
+    void add_world_triangle(const Triangle& t, const ShapeCommon& sc);
     // Keeps world-space triangle `t`, number `index` among the current shape's triangles as
     // written, when it is the shape's smallest emissive one so far (`pointer`: see EmissiveTriangleNote).
     void note_emissive_triangle(const Triangle& t, const std::string& pointer, size_t index);

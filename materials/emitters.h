@@ -19,6 +19,12 @@
 // (triangles: normalize(cross(p1-p0, p2-p0)); spheres: outward, inward with kPrimFlipNormal).
 // Area lights are sampled uniformly by area (triangles with the sqrt barycentric mapping,
 // spheres over their whole surface).
+// A triangle light with an emissive texture (Light::emissive_texture, glTF emissiveTexture)
+// emits Light::radiance times the texture's RGB at each point (area_radiance): what a ray
+// hits, a next-event sample and a particle all read the texture at their point, through
+// the triangle's texture coordinates (accel/shading_attributes.h). The sampling stays
+// uniform by area, so its pdfs are those of an untextured light and every estimator stays
+// unbiased; an untextured light never reads the texture arrays.
 //
 // Densities: "_w" per unit solid angle, "_a" per unit area. None of them includes the
 // light-pick probability: the integrator multiplies by it (SmallVCM picks uniformly).
@@ -34,8 +40,10 @@
 #include "engine/hd.h"
 #include "engine/math.h"
 #include "engine/scene_types.h"
+#include "accel/shading_attributes.h"
 #include "materials/environment_map.h"
 #include "materials/sampling.h"
+#include "materials/texture.h"
 
 namespace wf {
 
@@ -55,6 +63,9 @@ struct EmitterContext {
     // The environment light's image, when it has one (there is at most one environment
     // light); invalid (texels null) for a constant or gradient environment.
     EnvironmentMapView environment_map{};
+    // Texture coordinates and textures, read only for lights with an emissive texture.
+    ShadingAttributesView shading{};
+    TextureView textures{};
 };
 
 // Next-event sample toward a light (SmallVCM Illuminate).
@@ -120,6 +131,7 @@ struct EmitterPoint {
     Vec3f position_error;  // rounding-error bound of position (accel/surface.h), for shadow rays
     Vec3f normal;  // unit, the emitting side
     float inv_area = 0.0f;
+    float b1 = 0.0f, b2 = 0.0f;  // triangles: barycentrics of the 2nd and 3rd vertex (0 on spheres)
 };
 
 WF_HD_INLINE bool emitter_is_sphere(const EmitterContext& ctx, uint32_t prim) {
@@ -172,7 +184,20 @@ WF_HD_INLINE EmitterPoint sample_emitter_point(const EmitterContext& ctx, uint32
     ep.position_error = sp.p_error;
     ep.normal = c / len;
     ep.inv_area = 2.0f / len;
+    ep.b1 = b.x;
+    ep.b2 = b.y;
     return ep;
+}
+
+// Radiance an area light emits at barycentrics (b1, b2) of its primitive `prim`:
+// Light::radiance, times its emissive texture's RGB there when it has one (only
+// triangles do). The texture's alpha is not read: glTF's emission is RGB.
+WF_HD_INLINE Vec3f area_radiance(const Light& area, const EmitterContext& ctx, uint32_t prim, float b1, float b2) {
+    if (area.emissive_texture < 0 || emitter_is_sphere(ctx, prim)) return area.radiance;
+    Vec2f uv[2];
+    triangle_uvs(ctx.shading, prim, ctx.prims != nullptr ? ctx.prims[prim].flags : 0u, b1, b2, uv);
+    const Vec4f t = sample_texture(ctx.textures, area.emissive_texture, uv);
+    return area.radiance * Vec3f(t.x, t.y, t.z);
 }
 
 // Density of a particle starting uniformly on a disc covering the scene sphere.
@@ -201,7 +226,7 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
         ds.pdf_direct_w = ep.inv_area * dist2 / cos_light;
         ds.pdf_emission_w = ep.inv_area * cos_light * kInvPi;
         ds.cos_at_light = cos_light;
-        ds.radiance = light.radiance;
+        ds.radiance = area_radiance(light, ctx, light.prim, ep.b1, ep.b2);
         ds.light_point = SurfacePoint{ep.position, ep.position_error, ep.normal};
         return ds;
     }
@@ -259,16 +284,17 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
 }
 
 // ---- Emitters hit by a ray --------------------------------------------------------------
-// An area light's primitive `prim` hit at `hit_point` by a ray travelling along `ray_dir`.
+// An area light's primitive `prim` hit at `hit_point`, barycentrics (b1, b2) of its 2nd and
+// 3rd vertex (a triangle; spheres ignore them), by a ray travelling along `ray_dir`.
 // Black when the ray arrives from behind the emitting side, or for a non-area light.
 WF_HD_INLINE EmitterHit radiance_on_hit(const Light& area, const EmitterContext& ctx, uint32_t prim,
-                                        Vec3f hit_point, Vec3f ray_dir) {
+                                        Vec3f hit_point, float b1, float b2, Vec3f ray_dir) {
     EmitterHit h;
     if (area.type != LightType::Area) return h;
     float cos_light = dot(emitter_normal(ctx, prim, hit_point), -ray_dir);
     if (!(cos_light > 0.0f)) return h;
     float inv_area = emitter_inv_area(ctx, prim);
-    h.radiance = area.radiance;
+    h.radiance = area_radiance(area, ctx, prim, b1, b2);
     h.pdf_direct_a = inv_area;
     h.pdf_emission_w = inv_area * cos_hemisphere_pdf_w(cos_light);
     return h;
@@ -309,7 +335,7 @@ WF_HD_INLINE EmissionSample emit(const Light& light, const EmitterContext& ctx, 
         es.origin_error = ep.position_error;
         es.origin_normal = ep.normal;
         es.dir = Frame::from_z(ep.normal).to_world(local);
-        es.energy = light.radiance * local.z;
+        es.energy = area_radiance(light, ctx, light.prim, ep.b1, ep.b2) * local.z;
         es.pdf_direct_a = ep.inv_area;
         es.cos_light = local.z;
         return es;

@@ -13,7 +13,8 @@
 //
 // Power (W, materials' luminance of the RGB), an estimate that only shapes the
 // distribution; any positive value keeps every estimator unbiased:
-//   area (one-sided)   pi * area * L
+//   area (one-sided)   pi * area * L   (with an emissive texture: L's luminance averaged
+//                      over the triangle, textured_area_mean_luminance)
 //   point              4 pi * I
 //   spot               2 pi * I * ((1 - cos_inner) + (cos_inner - cos_outer) / 3)   (the
 //                      integral of glTF's falloff t^2, t linear in cos, over the sphere)
@@ -60,10 +61,38 @@ WF_HD_INLINE double environment_map_luminance_integral(const EnvironmentMapView&
     return *map.total_weight * (pi / double(map.height)) * (2.0 * pi / double(map.width));
 }
 
+// An emissive texture's mean over a triangle light is estimated at the centroids of the
+// n^2 congruent triangles that cutting each edge into n makes (the midpoint rule: exact
+// for a texture linear over each of them), at most a few lookups per light however large
+// the image. It is floored at kEmissiveTextureMeanFloor x the factor's luminance, the
+// darkest texel that is not black (sRGB code 1), because the n^2 points may all fall on
+// black texels of a texture bright elsewhere on the triangle, and a light of power 0
+// would never be picked: its light would be lost from every estimate.
+inline constexpr uint32_t kEmissiveTextureMeanSubdivisions = 4;
+inline constexpr double kEmissiveTextureMeanFloor = 1.0 / (255.0 * 12.92);
+
+// Luminance of a textured triangle light's radiance averaged over its area (see above).
+WF_HD_INLINE double textured_area_mean_luminance(const Light& light, const EmitterContext& ctx) {
+    const uint32_t n = kEmissiveTextureMeanSubdivisions;
+    const float inv_n = 1.0f / float(n);
+    double sum = 0.0;
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = 0; i + j < n; ++j) {
+            // Cell (i, j) of the barycentric grid: its lower triangle, and its upper one when
+            // the cell lies wholly inside the triangle.
+            sum += luminance(area_radiance(light, ctx, light.prim, (float(i) + 1.0f / 3.0f) * inv_n, (float(j) + 1.0f / 3.0f) * inv_n));
+            if (i + j + 1 < n)
+                sum += luminance(area_radiance(light, ctx, light.prim, (float(i) + 2.0f / 3.0f) * inv_n, (float(j) + 2.0f / 3.0f) * inv_n));
+        }
+    const double floor = kEmissiveTextureMeanFloor * fmax(double(luminance(light.radiance)), 0.0);
+    return fmax(sum / double(n * n), floor);
+}
+
 // The power estimate of the top of this file; >= 0 and finite for valid lights.
 WF_HD_INLINE double light_power(const Light& light, const EmitterContext& ctx) {
     const double pi = 3.14159265358979323846;
-    const double lum = fmax(double(luminance(light.radiance)), 0.0);
+    double lum = fmax(double(luminance(light.radiance)), 0.0);
+    if (light.type == LightType::Area && light.emissive_texture >= 0) lum = textured_area_mean_luminance(light, ctx);
     const double r = double(ctx.scene_sphere.radius);
     switch (light.type) {
     case LightType::Area: return pi * lum / double(emitter_inv_area(ctx, light.prim));

@@ -39,6 +39,8 @@ struct SceneView {
         ctx.prims = geometry.prims;
         ctx.scene_sphere = scene_sphere;
         ctx.environment_map = environment_map;
+        ctx.shading = shading;
+        ctx.textures = textures;
         return ctx;
     }
 

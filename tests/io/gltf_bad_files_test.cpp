@@ -64,6 +64,13 @@ TEST(GltfSceneBadFiles, TextureImageAndSamplerIndicesOutOfRange) {
     normal.g["materials"][0]["normalTexture"] = {{"index", 7}};
     EXPECT_CONTAINS(read_error(normal, "normal_index.gltf"), "normalTexture: texture 7 does not exist");
 
+    GltfDoc emissive = d;
+    emissive.g["materials"][0]["emissiveFactor"] = {1, 1, 1};
+    emissive.g["materials"][0]["emissiveTexture"] = {{"index", 9}};
+    EXPECT_CONTAINS(read_error(emissive, "emissive_index.gltf"), "emissiveTexture: texture 9 does not exist");
+    emissive.g["materials"][0]["emissiveTexture"] = {{"index", tex}, {"texCoord", 2}};
+    EXPECT_CONTAINS(read_error(emissive, "emissive_tex_coord.gltf"), "emissiveTexture: texCoord 2");
+
     GltfDoc extension = d;
     extension.g["materials"][0]["extensions"]["KHR_materials_transmission"] = {{"transmissionTexture", {{"index", 6}}}};
     EXPECT_CONTAINS(read_error(extension, "transmission_index.gltf"), "texture 6 does not exist");

@@ -257,21 +257,48 @@ TEST(GltfSceneMaterials, ClearcoatAndSheenExtensions) {
     EXPECT_CONTAINS(defaults.warnings[0], "clearcoatNormalTexture");
 }
 
-TEST(GltfSceneMaterials, EmissiveTextureAndOcclusionAreWarnedAbout) {
+// emissiveTexture: an sRGB colour binding of its own (texCoord and KHR_texture_transform as
+// any texture), which the area lights of the material's triangles carry with the factor.
+// A texture under a black factor makes no light (glTF: emission = factor x texture).
+TEST(GltfSceneMaterials, EmissiveTextureIsAnSrgbBindingThatTheAreaLightsCarry) {
     GltfDoc d;
+    d.primitive()["attributes"]["TEXCOORD_1"] = d.floats({0, 0, 1, 0, 1, 1, 0, 1}, "VEC2");
     const int tex = d.texture(d.image(texels_png()));
-    d.primitive()["material"] = d.material({{"emissiveFactor", {1, 1, 1}},
-                                            {"emissiveTexture", {{"index", tex}}},
-                                            {"occlusionTexture", {{"index", tex}}}});
+    const int lit = d.material(
+        {{"emissiveFactor", {1.0, 0.5, 0.25}},
+         {"emissiveTexture", {{"index", tex}, {"texCoord", 1}, {"extensions", {{"KHR_texture_transform", {{"offset", {0.5, 0}}}}}}}},
+         {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 2}}}}}});
+    const int dark = d.material({{"emissiveTexture", {{"index", tex}}}});  // emissiveFactor defaults to black
+    d.primitive()["material"] = lit;
+    d.g["meshes"].push_back(d.g["meshes"][0]);
+    d.g["meshes"][1]["primitives"][0]["material"] = dark;
+    d.g["nodes"].push_back({{"mesh", 1}, {"translation", {0, 0, -1}}});
+    d.g["scenes"][0]["nodes"] = {0, 1};
+    d.g["extensionsUsed"] = {"KHR_materials_emissive_strength", "KHR_texture_transform"};
     const std::string path = d.write("emissive_texture.gltf");
-    GltfScene s = read_gltf_scene(path, true);
-    ASSERT_FALSE(s.warnings.empty());
-    bool emissive = false;
-    for (const std::string& w : s.warnings) {
-        EXPECT_EQ(w.rfind(path + ": ", 0), 0u) << w;
-        emissive |= w.find("emissiveTexture") != std::string::npos;
+    SceneLoadStats stats;
+    HostScene scene = load_scene(path, &stats);
+    for (const std::string& w : stats.warnings) EXPECT_EQ(w.find("emissive"), std::string::npos) << w;
+    const uint32_t lit_material = uint32_t(lit) + 1, dark_material = uint32_t(dark) + 1;  // 0: glTF's default material
+    const PbrParams& p = scene.materials[lit_material].pbr;
+    ASSERT_GE(p.emissive_texture, 0);
+    const TextureBinding& b = scene.texture_bindings[size_t(p.emissive_texture)];
+    EXPECT_EQ(b.srgb, 1u) << "emissiveTexture is sRGB-encoded colour (glTF 2.0, 3.9.5)";
+    EXPECT_EQ(b.uv_set, 1u);
+    EXPECT_FLOAT_EQ(b.transform[2], 0.5f) << "KHR_texture_transform's offset";
+    EXPECT_EQ(scene.texture_images[b.image].rgba, kTexels);
+    EXPECT_GE(scene.materials[dark_material].pbr.emissive_texture, 0) << "read, though it emits nothing";
+
+    ASSERT_EQ(scene.lights.size(), 2u) << "the lit square's two triangles; the dark one makes no light, and the file "
+                                          "gets no environment since it has lights";
+    for (const Light& l : scene.lights) {
+        EXPECT_EQ(l.type, LightType::Area);
+        EXPECT_EQ(scene.prims[l.prim].material, lit_material);
+        expect_vec(l.radiance, Vec3f(2.0f, 1.0f, 0.5f));  // factor x strength; the texture multiplies it where sampled
+        EXPECT_EQ(l.emissive_texture, p.emissive_texture);
     }
-    EXPECT_TRUE(emissive);
+    for (const PrimInfo& prim : scene.prims)
+        if (prim.material == dark_material) EXPECT_EQ(prim.light, -1);
 }
 
 // ---- Vertex attributes --------------------------------------------------------------------

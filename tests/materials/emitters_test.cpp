@@ -9,6 +9,7 @@
 
 #include "materials/emitters.h"
 #include "tests/common/analytic_scenes.h"
+#include "tests/common/polygon_irradiance.h"
 #include "tests/materials/chi_square.h"
 #include "tests/materials/light_estimates.h"
 
@@ -19,7 +20,9 @@ using materials_test::chi_square_directions;
 using materials_test::kChiSquareMinPValue;
 using materials_test::SphereBinning;
 using materials_test::UniformRng;
+using materials_test::light_traced_irradiance;
 using materials_test::nee_irradiance;
+using test::polygon_irradiance;
 
 // SmallVCM's scene sphere and its ceiling light (one of the two light-box triangles).
 const SceneSphere kSceneSphere{Vec3f(0.00973f, 0.02453f, 0.0f), 2.2170597f};
@@ -41,18 +44,6 @@ Light area_light(uint32_t prim, float radiance) {
     l.prim = prim;
     l.radiance = Vec3f(radiance);
     return l;
-}
-
-// Irradiance at x (normal n) from a Lambertian polygon of radiance L wholly above x's
-// horizon (Lambert's formula: half the sum of edge angles times the edge normals' cosines).
-double polygon_irradiance(const std::vector<Vec3f>& poly, Vec3f x, Vec3f n, double L) {
-    double sum = 0;
-    for (size_t i = 0; i < poly.size(); ++i) {
-        Vec3f a = normalize(poly[i] - x), b = normalize(poly[(i + 1) % poly.size()] - x);
-        double theta = std::acos(std::clamp(double(dot(a, b)), -1.0, 1.0));
-        sum += theta * dot(n, normalize(cross(a, b)));
-    }
-    return 0.5 * L * std::fabs(sum);
 }
 
 TEST(Emitters, PointLightFallsOffAsInverseSquare) {
@@ -109,8 +100,8 @@ TEST(Emitters, SphereLightIrradianceMatchesClosedForm) {
     inward.prims[1].flags = kPrimFlipNormal;
     double inside = nee_irradiance(l, inward.ctx(), Vec3f(0, 0, 2), Vec3f(0, 0, 1), 200000, 43);
     EXPECT_NEAR(inside, kPi * 3.0, 0.01 * kPi * 3.0);
-    EmitterHit from_inside = radiance_on_hit(l, inward.ctx(), 1, Vec3f(0, 0, 2.5f), Vec3f(0, 0, 1));
-    EmitterHit from_outside = radiance_on_hit(l, inward.ctx(), 1, Vec3f(0, 0, 2.5f), Vec3f(0, 0, -1));
+    EmitterHit from_inside = radiance_on_hit(l, inward.ctx(), 1, Vec3f(0, 0, 2.5f), 0.0f, 0.0f, Vec3f(0, 0, 1));
+    EmitterHit from_outside = radiance_on_hit(l, inward.ctx(), 1, Vec3f(0, 0, 2.5f), 0.0f, 0.0f, Vec3f(0, 0, -1));
     EXPECT_FALSE(is_black(from_inside.radiance));
     EXPECT_TRUE(is_black(from_outside.radiance));
 }
@@ -125,8 +116,8 @@ TEST(Emitters, AreaLightIsOneSided) {
         EXPECT_FALSE(is_black(illuminate(l, scene.ctx(), Vec3f(0.1f, 0.0f, 0.5f), u0, u1).radiance));  // below it
     }
     Vec3f on_light(-0.1f, -0.1f, 1.26002f);
-    EXPECT_TRUE(is_black(radiance_on_hit(l, scene.ctx(), 0, on_light, Vec3f(0, 0, -1)).radiance));  // from above
-    EmitterHit h = radiance_on_hit(l, scene.ctx(), 0, on_light, normalize(Vec3f(0.2f, 0.1f, 1.0f)));  // from below
+    EXPECT_TRUE(is_black(radiance_on_hit(l, scene.ctx(), 0, on_light, 0.0f, 0.0f, Vec3f(0, 0, -1)).radiance));  // from above
+    EmitterHit h = radiance_on_hit(l, scene.ctx(), 0, on_light, 0.0f, 0.0f, normalize(Vec3f(0.2f, 0.1f, 1.0f)));  // from below
     EXPECT_FLOAT_EQ(h.radiance.x, kCeilingRadiance);
     EXPECT_NEAR(h.pdf_direct_a, 1.0f / 0.125f, 1e-4f);  // triangle area 0.125 m^2
 }
@@ -148,7 +139,7 @@ TEST(Emitters, AreaIlluminatePdfMatchesRadianceOnHit) {
             // Reconstructing a near-grazing point from (dir, distance) loses its normal in float.
             if (ds.cos_at_light < 1e-2f) continue;
             Vec3f p = x + ds.dir_to_light * ds.distance;
-            EmitterHit h = radiance_on_hit(l, scene.ctx(), prim, p, ds.dir_to_light);
+            EmitterHit h = radiance_on_hit(l, scene.ctx(), prim, p, 0.0f, 0.0f, ds.dir_to_light);
             ASSERT_FALSE(is_black(h.radiance));
             ASSERT_FLOAT_EQ(h.radiance.y, ds.radiance.y);
             float pdf_w = pdf_area_to_solid_angle(h.pdf_direct_a, ds.distance, ds.cos_at_light);
@@ -185,7 +176,7 @@ TEST(Emitters, EmitAgreesWithIlluminate) {
             ASSERT_NEAR(ds.pdf_emission_w, es.pdf_emission_w, 1e-3f * es.pdf_emission_w);
             ASSERT_NEAR(ds.pdf_direct_w, pdf_area_to_solid_angle(es.pdf_direct_a, dist, es.cos_light),
                         1e-3f * ds.pdf_direct_w);
-            EmitterHit h = radiance_on_hit(l, scene.ctx(), prim, es.origin, -es.dir);
+            EmitterHit h = radiance_on_hit(l, scene.ctx(), prim, es.origin, 0.0f, 0.0f, -es.dir);
             ASSERT_NEAR(h.pdf_emission_w, es.pdf_emission_w, 1e-3f * es.pdf_emission_w);
             ASSERT_FLOAT_EQ(h.pdf_direct_a, es.pdf_direct_a);
         }
@@ -208,7 +199,7 @@ TEST(Emitters, EmittedDirectionsFollowEmissionPdfChiSquare) {
             },
             [&](Vec3f d) {
                 Vec3f p(0.0f, 0.0f, 1.26002f);  // any point of the light: the pdf splits as area x direction
-                EmitterHit h = radiance_on_hit(tri, scene.ctx(), 0, p, -d);
+                EmitterHit h = radiance_on_hit(tri, scene.ctx(), 0, p, 0.0f, 0.0f, -d);
                 return h.pdf_direct_a > 0 ? double(h.pdf_emission_w) / h.pdf_direct_a : 0.0;
             },
             1000000);
@@ -233,25 +224,6 @@ TEST(Emitters, EmittedDirectionsFollowEmissionPdfChiSquare) {
             1000000);
         EXPECT_GT(r.p_value, kChiSquareMinPValue) << r.message;
     }
-}
-
-// Light tracing estimate of the irradiance on a small disc patch inside the scene:
-// the flux of the photons that cross it, divided by its area.
-double light_traced_irradiance(const Light& l, const EmitterContext& ctx, Vec3f c, Vec3f n, float radius, int photons,
-                               uint64_t seed) {
-    UniformRng rng(seed);
-    double sum = 0;
-    for (int i = 0; i < photons; ++i) {
-        float u0 = rng(), u1 = rng(), u2 = rng(), u3 = rng();
-        EmissionSample es = emit(l, ctx, u0, u1, u2, u3);
-        float denom = dot(es.dir, n);
-        if (denom >= 0) continue;  // only light arriving on the side n faces
-        float t = dot(c - es.origin, n) / denom;
-        if (t <= 0) continue;
-        Vec3f hit = es.origin + t * es.dir;
-        if (length_squared(hit - c) < radius * radius) sum += double(es.energy.x) / es.pdf_emission_w;
-    }
-    return sum / (double(photons) * kPi * radius * radius);
 }
 
 TEST(Emitters, DirectionalEmitFluxMatchesIlluminateIrradiance) {
@@ -428,7 +400,7 @@ TEST(Emitters, EnvironmentPdfsAgree) {
     EXPECT_NEAR(es.pdf_emission_w, 1.0f / (4.0f * kPi) / (kPi * sqr(kSceneSphere.radius)), 1e-7f);
     // An environment lookup on another light type, or a surface lookup on the sky, is black.
     EXPECT_TRUE(is_black(environment_radiance(area_light(0, 1.0f), scene.ctx(), Vec3f(0, 0, 1)).radiance));
-    EXPECT_TRUE(is_black(radiance_on_hit(sky, scene.ctx(), 0, Vec3f(0, 0, 1.26002f), Vec3f(0, 0, 1)).radiance));
+    EXPECT_TRUE(is_black(radiance_on_hit(sky, scene.ctx(), 0, Vec3f(0, 0, 1.26002f), 0.0f, 0.0f, Vec3f(0, 0, 1)).radiance));
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
 
         if (v.info.light >= 0) {
             EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot], sp.p,
-                                           p.ray_dir[slot]);
+                                           p.hit_u[slot], p.hit_v[slot], p.ray_dir[slot]);
             if (!is_black(e.radiance)) {
                 float weight = 1.0f;
                 if (path_length > 1 && !p.last_specular[slot]) {

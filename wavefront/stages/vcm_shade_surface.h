@@ -24,7 +24,7 @@ void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<Camera
         store_mis(p, slot, mis);
         if (v.info.light >= 0) {
             EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot],
-                                           v.sp.p, p.ray_dir[slot]);
+                                           v.sp.p, p.hit_u[slot], p.hit_v[slot], p.ray_dir[slot]);
             if (!is_black(e.radiance)) {
                 float w = vcm_emitter_weight(ctx, uint32_t(v.info.light), length, p.specular_path[slot], mis, e.pdf_direct_a,
                                              e.pdf_emission_w);
