@@ -19,6 +19,7 @@
 #include "io/gltf_scene.h"
 #include "io/mesh.h"
 #include "io/mesh_placement.h"
+#include "io/scene_gltf_shape.h"
 #include "io/scene_json.h"
 #include "io/scene_materials.h"
 #include "io/scene_shapes.h"
@@ -352,25 +353,49 @@ std::vector<std::string> without_repeats(std::vector<std::string> files) {
     return once;
 }
 
-// check_scene_scale's bound on a light path's starting throughput, for the punctual lights of a
-// glTF file rendered on its own (lights [first, end) of `scene`): (number of lights) x power
-// <= 2^96, power 4 pi I for point and spot lights, pi R^2 E for directional ones.
-void check_punctual_light_power(const std::string& path, const HostScene& scene, size_t first) {
+// check_scene_scale's bound on a light path's starting throughput, for a glTF file's punctual
+// light `l` of `scene`: (number of lights) x power <= 2^96, power 4 pi I for point and spot
+// lights, pi R^2 E for directional ones. Returns "" or the problem, "colour x intensity ...".
+std::string punctual_light_power_problem(const HostScene& scene, const Light& l) {
     const double n = double(scene.lights.size()), radius = scene.bounding_sphere().radius;
-    for (size_t i = first; i < scene.lights.size(); ++i) {
-        const Light& l = scene.lights[i];
-        const double value = max_component(l.radiance);
-        double power = 0.0;
-        if (l.type == LightType::Point || l.type == LightType::Spot) power = 4.0 * kPi * value;
-        else if (l.type == LightType::Directional) power = kPi * radius * radius * value;
-        if (n * power <= kMaxLightPathThroughput) continue;
-        char message[320];
-        std::snprintf(message, sizeof message,
-                      ": KHR_lights_punctual light %zu (in node order): colour x intensity %g makes (number of lights) x power = "
-                      "%g x %g, more than 2^96 (a light path would overflow float)",
-                      i - first, value, n, power);
-        throw SceneError(one_line(path) + message);
-    }
+    const double value = max_component(l.radiance);
+    double power = 0.0;
+    if (l.type == LightType::Point || l.type == LightType::Spot) power = 4.0 * kPi * value;
+    else if (l.type == LightType::Directional) power = kPi * radius * radius * value;
+    if (n * power <= kMaxLightPathThroughput) return "";
+    char message[240];
+    std::snprintf(message, sizeof message,
+                  "colour x intensity %g makes (number of lights) x power = %g x %g, more than 2^96 (a light path "
+                  "would overflow float)",
+                  value, n, power);
+    return message;
+}
+
+// The punctual lights of a glTF file rendered on its own: lights [first, end) of `scene`.
+void check_punctual_light_power(const std::string& path, const HostScene& scene, size_t first) {
+    for (size_t i = first; i < scene.lights.size(); ++i)
+        if (std::string problem = punctual_light_power_problem(scene, scene.lights[i]); !problem.empty())
+            throw SceneError(one_line(path) + ": KHR_lights_punctual light " + std::to_string(i - first) +
+                             " (in node order): " + problem);
+}
+
+// The punctual lights gltf shapes brought in.
+void check_included_light_power(const Reader& r, const HostScene& scene, const std::vector<IncludedLight>& lights) {
+    for (const IncludedLight& l : lights)
+        if (std::string problem = punctual_light_power_problem(scene, scene.lights[l.light]); !problem.empty())
+            r.fail(l.pointer, "lights whose power a light path can carry",
+                   "KHR_lights_punctual light " + std::to_string(l.index_in_file) + " (in node order): " + problem);
+}
+
+// The included files' cameras are the scene's file cameras (--camera); one a gltf shape
+// chose is the scene's camera, its aspect ratio setting the film height unless /film has one.
+void adopt_included_camera(const Reader& r, const Node& root, GltfIncludes& includes, HostScene& scene) {
+    scene.file_cameras = std::move(includes.cameras);
+    if (!includes.chosen_camera) return;
+    const uint32_t height = scene.settings.height;
+    use_file_camera(scene, *includes.chosen_camera);
+    auto film = r.member(root, "film");
+    if (film && r.member(*film, "height")) scene.settings.height = height;
 }
 
 // A mesh file rendered on its own: default material, a neutral environment light of
@@ -456,7 +481,9 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
         if (auto n = r.member(root, "materials")) materials.read(r, *n);
 
         GeometryBuilder geometry;
-        if (auto n = r.member(root, "shapes")) read_shapes(r, *n, materials, base_dir, geometry);
+        GltfIncludes includes;
+        includes.json_camera = r.member(root, "camera").has_value();
+        if (auto n = r.member(root, "shapes")) read_shapes(r, *n, materials, base_dir, geometry, includes);
         if (geometry.triangles.size() + geometry.spheres.size() > size_t(std::numeric_limits<int32_t>::max()))
             r.fail(root.pointer, "fewer than 2^31 primitives", "more");
 
@@ -473,9 +500,16 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
         scene.meshes = std::move(geometry.meshes);
         scene.materials = std::move(materials.materials);
         scene.material_names = std::move(materials.names);
-        if (stats) stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+        scene.texture_images = std::move(includes.texture_images);
+        scene.texture_bindings = std::move(includes.texture_bindings);
+        adopt_included_camera(r, root, includes, scene);
+        if (stats) {
+            stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+            stats->warnings = std::move(includes.warnings);
+        }
         scene.input_files = without_repeats(std::move(geometry.files_read));
         check_scene_scale(r, root, scene, geometry.smallest_emissive_triangles);
+        check_included_light_power(r, scene, includes.lights);
         return scene;
     } catch (const std::bad_alloc&) {
         throw SceneError(one_line(source_name) + ": out of memory while loading the scene");
