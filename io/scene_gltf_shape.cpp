@@ -77,6 +77,8 @@ void place_cameras(const Reader& r, const Node& n, const GltfScene& gltf, const 
         placed.desc.position = placed_point(r, xf, transform_at, c.desc.position, "cameras");
         placed.desc.forward = xf.vector(c.desc.forward);
         placed.desc.up = xf.vector(c.desc.up);
+        // An orthographic view scales with the file (the transform's stretch along the view's up).
+        placed.desc.ortho_height *= length(placed.desc.up) / length(c.desc.up);
         includes.cameras.push_back(placed);
     }
     auto camera = r.member(n, "camera");
@@ -90,9 +92,9 @@ void place_cameras(const Reader& r, const Node& n, const GltfScene& gltf, const 
     if (index >= gltf.cameras.size())
         r.fail(camera->pointer,
                gltf.cameras.empty()
-                   ? "no \"camera\": " + file_name + " has no perspective camera"
+                   ? "no \"camera\": " + file_name + " has no camera"
                    : "a camera of " + file_name + ": integer in [0, " + std::to_string(gltf.cameras.size() - 1) +
-                         "] (its perspective cameras in node order)",
+                         "] (its cameras in node order)",
                describe(**camera));
     includes.chosen_camera = uint32_t(first + index);
     includes.chosen_camera_at = camera->pointer;

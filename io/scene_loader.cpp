@@ -106,9 +106,36 @@ FovRange usable_fov_range() {
     return range;
 }
 
+// "projection": "orthographic" with the view's "height" (scene units); then neither a
+// field of view nor a lens. Returns whether the camera is orthographic.
+bool read_orthographic_projection(const Reader& r, const Node& n, CameraDesc& cam) {
+    auto projection = r.member(n, "projection");
+    const bool orthographic = projection && r.choice(*projection, {"perspective", "orthographic"}) == "orthographic";
+    auto height = r.member(n, "height");
+    if (!orthographic) {
+        if (height) r.fail(height->pointer, "\"height\" only with \"projection\": \"orthographic\"", describe(**height));
+        return false;
+    }
+    for (const char* key : {"fov", "aperture_radius", "focus_distance"})
+        if (auto extra = r.member(n, key))
+            r.fail(extra->pointer, "no \"" + std::string(key) + "\" on an orthographic camera (its \"height\" sets the view)",
+                   describe(**extra));
+    const Node h = r.required(n, "height", "an orthographic camera");
+    cam.ortho_height = r.real(h, Interval{0.0, kMaxCoordinate, true, false});
+    // Rays start at position + offsets up to the height: an offset below the float spacing
+    // of the position's coordinates (~2^-23 of them) would collapse the view to one ray.
+    const double least = std::max(kMinSphereRadius, kMinSphereRadiusRelative * double(max_component(abs(cam.position))));
+    if (cam.ortho_height < least)
+        r.fail(h, Interval{least, kMaxCoordinate}.describe() + " (2^-20 of the camera position's largest coordinate: a "
+                  "smaller view is below float resolution there)");
+    return true;
+}
+
 void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
     r.expect_object(n, "camera");
-    r.check_keys(n, {"position", "look_at", "forward", "up", "fov", "aperture_radius", "focus_distance"}, "camera");
+    r.check_keys(n, {"position", "look_at", "forward", "up", "fov", "aperture_radius", "focus_distance", "projection",
+                     "height"},
+                 "camera");
     if (auto p = r.member(n, "position")) cam.position = r.point(*p);
     auto look_at = r.member(n, "look_at");
     auto forward = r.member(n, "forward");
@@ -130,6 +157,7 @@ void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
         if (up) r.fail(*up, "an up vector not parallel to the view direction");
         r.fail(n.pointer, "\"up\" (the default [0, 1, 0] is parallel to the view direction)", "none");
     }
+    if (read_orthographic_projection(r, n, cam)) return;
     if (auto fov = r.member(n, "fov")) {
         cam.fov_y_degrees = r.real(*fov, Interval{0.0, 180.0, true, true});
         FovRange ok = usable_fov_range();

@@ -204,6 +204,17 @@ TEST(GltfInclude, TheShapesCameraIsPlacedAndItsAspectRatioSetsTheFilmHeight) {
     EXPECT_EQ(own.file_cameras.size(), 1u);
 }
 
+// An orthographic camera (view 2 ymag = 1 tall) scales with the include: twice the size, twice the view.
+TEST(GltfInclude, AnOrthographicCamerasViewScalesWithTheShape) {
+    GltfDoc d = test::camera_doc(1.0);
+    d.g["cameras"][0] = {{"type", "orthographic"}, {"orthographic", {{"xmag", 0.5}, {"ymag", 0.5}, {"znear", 0.1}, {"zfar", 10}}}};
+    d.write("ortho.gltf", kFolder);
+    const json scene = {{"shapes", {{{"type", "gltf"}, {"file", "ortho.gltf"}, {"camera", 0}, {"transform", {{"scale", 2}}}}}}};
+    const HostScene s = load_json(scene, "ortho.json");
+    EXPECT_FLOAT_EQ(s.camera.ortho_height, 2.0f);
+    test::expect_near(s.camera.position, Vec3f(22, 4, 6));
+}
+
 TEST(GltfInclude, TheFilesWarningsReachTheLoadStatsOncePerFile) {
     GltfDoc d = textured_square({1, 2, 3});
     d.g["extensionsUsed"] = {"EXT_made_up_extension"};
@@ -248,12 +259,12 @@ TEST(GltfInclude, BadShapesAreErrorsNamingTheSceneFileAndTheJsonPath) {
     // Cameras: in range, only without /camera, chosen once.
     json camera = {{"type", "gltf"}, {"file", "one_camera.gltf"}, {"camera", 1}};
     EXPECT_CONTAINS(load_error(shape(camera), "camera_range.json"),
-                    ": /shapes/0/camera: expected a camera of one_camera.gltf: integer in [0, 0] (its perspective cameras "
-                    "in node order), got 1");
+                    ": /shapes/0/camera: expected a camera of one_camera.gltf: integer in [0, 0] (its cameras in node "
+                    "order), got 1");
     json no_camera = plain;
     no_camera["camera"] = 0;
     EXPECT_CONTAINS(load_error(shape(no_camera), "camera_none.json"),
-                    ": /shapes/0/camera: expected no \"camera\": plain.gltf has no perspective camera, got 0");
+                    ": /shapes/0/camera: expected no \"camera\": plain.gltf has no camera, got 0");
     camera["camera"] = 0;
     json with_json_camera = shape(camera);
     with_json_camera["camera"] = {{"position", {0, 0, 3}}};
