@@ -81,7 +81,7 @@ int run_render(const wf::CliArgs& args) {
         if (*args.camera >= scene.file_cameras.size())
             throw wf::UsageError("--camera " + std::to_string(*args.camera) + ": " + args.scene_path + " has " +
                                  std::to_string(scene.file_cameras.size()) +
-                                 " perspective camera(s), numbered from 0");
+                                 " camera(s), numbered from 0");
         wf::use_file_camera(scene, *args.camera);
     }
     if (!args.env_path.empty()) wf::set_environment_map(scene, args.env_path);

@@ -1,7 +1,9 @@
-// Pinhole and thin-lens camera. Raster (x, y) starts at the top-left pixel corner,
-// y grows downward. fov_y is the full vertical field of view in radians; the
+// Pinhole, thin-lens and orthographic camera. Raster (x, y) starts at the top-left pixel
+// corner, y grows downward. fov_y is the full vertical field of view in radians; the
 // horizontal extent follows the aspect ratio (SmallVCM's 45 degree "horizontal"
-// fov is the same number for its square images).
+// fov is the same number for its square images). An orthographic camera sends every
+// ray along `forward` from a point of the rectangle of half-height ortho_half_height
+// (and half-width that times the aspect ratio) centred on `position`.
 #pragma once
 
 #include "engine/math.h"
@@ -17,6 +19,7 @@ struct Camera {
     float aspect = 1.0f;  // width / height
     float aperture_radius = 0.0f;  // thin lens; 0 = pinhole
     float focus_distance = 1.0f;   // along forward, in scene units
+    float ortho_half_height = 0.0f;  // > 0: orthographic, in scene units (fov and lens unused)
     uint32_t width = 1, height = 1;
 
     // Builds the frame from a look direction and an up hint (same convention as SmallVCM:
@@ -35,10 +38,15 @@ struct Camera {
         return c;
     }
 
+    WF_HD bool is_orthographic() const { return ortho_half_height > 0.0f; }
+
     // Primary ray through raster point (rx, ry); lens_u/lens_v sample the aperture.
     WF_HD Ray generate_ray(float rx, float ry, float lens_u, float lens_v) const {
-        float ndc_x = (2.0f * rx / float(width) - 1.0f) * tan_half_fov_y * aspect;
-        float ndc_y = (1.0f - 2.0f * ry / float(height)) * tan_half_fov_y;
+        const float sx = 2.0f * rx / float(width) - 1.0f, sy = 1.0f - 2.0f * ry / float(height);  // [-1, 1], y up
+        if (is_orthographic())
+            return {position + right * (sx * ortho_half_height * aspect) + up * (sy * ortho_half_height), forward};
+        float ndc_x = sx * tan_half_fov_y * aspect;
+        float ndc_y = sy * tan_half_fov_y;
         Vec3f dir = normalize(forward + right * ndc_x + up * ndc_y);
         if (aperture_radius <= 0.0f) return {position, dir};
         // Thin lens: every ray through the lens converges on the focus plane point.
@@ -51,7 +59,9 @@ struct Camera {
 
     // ---- What light tracing needs (pinhole cameras) -------------------------------------
     // The bidirectional integrators connect light vertices to the camera; they need the
-    // projection, the pdf and the importance of a pinhole. Pixels are square: the image
+    // projection, the pdf and the importance of a pinhole. (An orthographic camera sees
+    // one direction only, a delta distribution no light vertex can connect to: those
+    // integrators refuse it, engine/integrators.h.) Pixels are square: the image
     // plane placed image_plane_distance() pixels from the eye has pixels of area 1, so
     // sampling a point uniformly in a pixel has density 1 there (SmallVCM's convention).
 

@@ -22,11 +22,15 @@ struct CameraDesc {
     float fov_y_degrees = 45.0f;       // full vertical field of view
     float aperture_radius = 0.0f;      // thin lens radius in scene units; 0 = pinhole
     float focus_distance = 1.0f;       // distance of the plane in focus along forward
+    // > 0: an orthographic camera whose view is this tall (scene units; its width follows
+    // the film's aspect ratio); fov_y_degrees and the lens are then unused.
+    float ortho_height = 0.0f;
 
     Camera build(uint32_t width, uint32_t height) const {
         Camera c = Camera::look(position, forward, up, fov_y_degrees * kPi / 180.0f, width, height);
         c.aperture_radius = aperture_radius;
         c.focus_distance = focus_distance;
+        c.ortho_half_height = 0.5f * ortho_height;
         return c;
     }
 };
@@ -127,7 +131,7 @@ struct HostScene {
     // The environment light's image, when it has one (empty: constant or gradient, or none).
     HostEnvironmentMap environment_map;
     std::vector<IndexedMesh> meshes;  // the mesh shapes again, indexed, with normals and UVs (see IndexedMesh)
-    std::vector<NamedCamera> file_cameras;  // a glTF file's perspective cameras; `camera` is the first
+    std::vector<NamedCamera> file_cameras;  // a glTF file's cameras (or a JSON scene's included files'), for --camera
     std::vector<HostTextureImage> texture_images;
     std::vector<TextureBinding> texture_bindings;  // Material texture ids index this
     // Every file the load read, once each, in order: the scene file (load_scene; parse_scene

@@ -44,6 +44,25 @@ void read_materials(const std::string& path, const tinygltf::Model& model, GltfS
 namespace wf::scene_json {
 struct GeometryBuilder;
 
+// The scene tables a glTF file's materials join: the file's texture ids (PbrParams) and
+// image ids (TextureBinding) index its own lists, so they are offset by what the scene
+// held before.
+struct GltfMaterialTables {
+    std::vector<Material>& materials;
+    std::vector<std::string>& names;
+    std::vector<HostTextureImage>& texture_images;
+    std::vector<TextureBinding>& texture_bindings;
+};
+
+// Appends the materials of `gltf` (named "<name> (<label>)" when `label` is not empty),
+// with their textures, to `tables`; returns the scene id of the file's material 0. The
+// file's material, image and binding lists are moved out.
+uint32_t append_gltf_materials(GltfScene& gltf, const std::string& label, const GltfMaterialTables& tables);
+
+// glTF's default material, for primitives that name none: white, metallic 1, roughness 1.
+Material gltf_default_material();
+inline constexpr const char* kGltfDefaultMaterialName = "glTF default material";
+
 // A glTF file rendered on its own: its meshes placed with their materials (the glTF
 // default material where a primitive names none: white, metallic 1, roughness 1), its
 // emissive materials as area lights, its textures, lights and cameras (the first one

@@ -161,18 +161,18 @@ private:
         on_path[size_t(index)] = false;
     }
 
-    // A camera looks along its node's -z with +y up (glTF 2.0, section 3.10).
+    // A camera looks along its node's -z with +y up (glTF 2.0, section 3.10). An
+    // orthographic one's xmag and ymag are the half-width and half-height of its view;
+    // znear and zfar clip nothing (as for perspective cameras).
     void read_camera(int index, const Affine3& world, const std::string& where) {
         if (size_t(index) >= model_.cameras.size()) fail(where + ": camera " + std::to_string(index) + " does not exist");
         const tinygltf::Camera& c = model_.cameras[size_t(index)];
         const std::string at = where + ": camera " + std::to_string(index);
-        if (c.type != "perspective") {
-            out_.warnings.push_back(path_ + ": " + at + " is " + (c.type.empty() ? "untyped" : c.type) +
-                                    "; only perspective cameras are supported, it is left out");
+        if (c.type != "perspective" && c.type != "orthographic") {
+            out_.warnings.push_back(path_ + ": " + at + " is of type '" + c.type +
+                                    "'; only perspective and orthographic cameras are supported, it is left out");
             return;
         }
-        const double yfov = c.perspective.yfov;
-        if (!(yfov > 0.0 && yfov < 3.14159265358979)) fail(at + ": yfov " + std::to_string(yfov) + " is not in (0, pi)");
         NamedCamera cam;
         cam.name = c.name;
         cam.desc.position = world.point(Vec3f(0.0f));
@@ -180,9 +180,28 @@ private:
         cam.desc.up = world.vector(Vec3f(0.0f, 1.0f, 0.0f));
         if (!(length(cam.desc.forward) > 0.0f) || !(length(cam.desc.up) > 0.0f) || !is_finite(cam.desc.position))
             fail(at + ": the node's transform leaves no view direction");
-        cam.desc.fov_y_degrees = float(yfov * 180.0 / 3.14159265358979323846);
-        const double aspect = c.perspective.aspectRatio;
-        if (aspect != 0.0 && !(aspect > 1e-3 && aspect < 1e3)) fail(at + ": aspectRatio " + std::to_string(aspect) + " is not in (0.001, 1000)");
+        double aspect = 0.0;
+        if (c.type == "perspective") {
+            const double yfov = c.perspective.yfov;
+            if (!(yfov > 0.0 && yfov < 3.14159265358979)) fail(at + ": yfov " + std::to_string(yfov) + " is not in (0, pi)");
+            cam.desc.fov_y_degrees = float(yfov * 180.0 / 3.14159265358979323846);
+            aspect = c.perspective.aspectRatio;
+            if (aspect != 0.0 && !(aspect > 1e-3 && aspect < 1e3))
+                fail(at + ": aspectRatio " + std::to_string(aspect) + " is not in (0.001, 1000)");
+        } else {
+            const double xmag = c.orthographic.xmag, ymag = c.orthographic.ymag;
+            // As a JSON orthographic camera's height: at least 2^-20 of the position's coordinates,
+            // else the ray origins are below float resolution there.
+            const double least = std::max(0x1p-61, 0x1p-21 * double(max_component(abs(cam.desc.position))));
+            for (const auto& [name, mag] : {std::pair{"xmag", xmag}, std::pair{"ymag", ymag}})
+                if (!(mag >= least && mag <= 1e10))
+                    fail(at + ": " + name + " " + std::to_string(mag) + " is not in [" + std::to_string(least) +
+                         ", 1e10] (2^-21 of the camera position's largest coordinate: below it the view is below float resolution)");
+            // The view's height is the camera's; its width follows the film, which xmag / ymag shapes.
+            cam.desc.ortho_height = float(2.0 * ymag);
+            aspect = xmag / ymag;
+            if (!(aspect > 1e-3 && aspect < 1e3)) fail(at + ": xmag / ymag " + std::to_string(aspect) + " is not in (0.001, 1000)");
+        }
         cam.aspect_ratio = float(aspect);
         out_.cameras.push_back(cam);
     }

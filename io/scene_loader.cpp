@@ -1,5 +1,6 @@
-// JSON scene loader: the top level, camera, film, render settings and lights.
-// Materials live in scene_materials.cpp, shapes in scene_shapes.cpp, checked JSON
+// JSON scene loader: the top level, film, render settings and lights. The camera lives
+// in scene_camera.cpp, materials in scene_materials.cpp, shapes in scene_shapes.cpp
+// (gltf shapes in scene_gltf_shape.cpp), checked JSON
 // access in scene_json.cpp. The format is documented in docs/scene-format.md.
 #include "io/scene_loader.h"
 
@@ -19,6 +20,8 @@
 #include "io/gltf_scene.h"
 #include "io/mesh.h"
 #include "io/mesh_placement.h"
+#include "io/scene_camera.h"
+#include "io/scene_gltf_shape.h"
 #include "io/scene_json.h"
 #include "io/scene_materials.h"
 #include "io/scene_shapes.h"
@@ -30,8 +33,6 @@ namespace {
 using namespace scene_json;
 
 constexpr uintmax_t kMaxFileBytes = uintmax_t(1) << 30;
-// An up vector closer than this (sine of the angle) to the view direction cannot orient the camera.
-constexpr float kMinUpSine = 1e-4f;
 
 void read_film(const Reader& r, const Node& n, RenderSettings& s) {
     r.expect_object(n, "film");
@@ -65,79 +66,6 @@ void read_render(const Reader& r, const Node& n, RenderSettings& s) {
         for (size_t i = 0; i < v->value->size(); ++i)
             s.aovs |= aov_bit(find_aov(r.choice(r.element(*v, i), kAovNames))->aov);
     }
-}
-
-// The float field of view (degrees) must give the camera a tangent T = tan(fov / 2) with
-// 2^-19 <= T < inf. 179.999999 degrees is 180 as a float, whose angle in radians rounds
-// above pi, so T = tan(pi/2 + a little) is negative: the image comes out rotated by 180
-// degrees (the largest float below 180, 179.99998, still gives T > 0: accepted). At
-// the small end, the pinhole importance (h / 2T)^2 / cos^3 must stay finite with room to
-// spare for any film height h <= 2^14: T >= 2^-19 keeps (h / 2T)^2 <= 2^64.
-constexpr float kMinTanHalfFov = 0x1p-19f;
-
-bool fov_is_usable(float degrees) {
-    CameraDesc probe;  // the exact arithmetic of CameraDesc::build and Camera::look
-    probe.fov_y_degrees = degrees;
-    float t = probe.build(1, 1).tan_half_fov_y;
-    return t >= kMinTanHalfFov && std::isfinite(t);
-}
-
-struct FovRange {
-    float lo, hi;
-};
-
-// The usable floats form one interval (T grows with the angle up to pi/2); its ends are
-// found by bisection over the float bit patterns of (0, 180).
-FovRange usable_fov_range() {
-    static const FovRange range = [] {
-        auto bits = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
-        auto value = [](uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; };
-        uint32_t inside = bits(45.0f);
-        // Largest usable: usable at lo, not at hi.
-        uint32_t lo = inside, hi = bits(180.0f);
-        while (hi - lo > 1) { uint32_t mid = lo + (hi - lo) / 2; (fov_is_usable(value(mid)) ? lo : hi) = mid; }
-        float largest = value(lo);
-        // Smallest usable: not usable at lo, usable at hi.
-        lo = 0, hi = inside;
-        while (hi - lo > 1) { uint32_t mid = lo + (hi - lo) / 2; (fov_is_usable(value(mid)) ? hi : lo) = mid; }
-        return FovRange{value(hi), largest};
-    }();
-    return range;
-}
-
-void read_camera(const Reader& r, const Node& n, CameraDesc& cam) {
-    r.expect_object(n, "camera");
-    r.check_keys(n, {"position", "look_at", "forward", "up", "fov", "aperture_radius", "focus_distance"}, "camera");
-    if (auto p = r.member(n, "position")) cam.position = r.point(*p);
-    auto look_at = r.member(n, "look_at");
-    auto forward = r.member(n, "forward");
-    float default_focus = 1.0f;
-    if (look_at && forward)
-        r.fail(forward->pointer, "either \"look_at\" or \"forward\", not both", "both");
-    if (look_at) {
-        Vec3f d = r.point(*look_at) - cam.position;
-        if (!(max_component(abs(d)) > 0.0f) || !is_finite(normalize(rescaled_if_tiny(d))))
-            r.fail(*look_at, "a point away from the camera position");
-        cam.forward = rescaled_if_tiny(d);  // a tiny d squared would underflow
-        default_focus = float(std::sqrt(double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z));
-    } else if (forward) {
-        cam.forward = r.direction(*forward);
-    }
-    auto up = r.member(n, "up");
-    if (up) cam.up = r.direction(*up);
-    if (length(cross(normalize(cam.up), normalize(cam.forward))) < kMinUpSine) {
-        if (up) r.fail(*up, "an up vector not parallel to the view direction");
-        r.fail(n.pointer, "\"up\" (the default [0, 1, 0] is parallel to the view direction)", "none");
-    }
-    if (auto fov = r.member(n, "fov")) {
-        cam.fov_y_degrees = r.real(*fov, Interval{0.0, 180.0, true, true});
-        FovRange ok = usable_fov_range();
-        if (!(cam.fov_y_degrees >= ok.lo && cam.fov_y_degrees <= ok.hi))
-            r.fail(*fov, Interval{ok.lo, ok.hi}.describe() + " (as a float; outside it the camera's tan(fov / 2) " +
-                   "is negative, 0 or too small: " + "an image upside down or an unbounded importance)");
-    }
-    cam.aperture_radius = r.real_or(n, "aperture_radius", 0.0f, Interval{0.0, kMaxCoordinate});
-    cam.focus_distance = r.real_or(n, "focus_distance", default_focus, Interval{0.0, kMaxCoordinate, true, false});
 }
 
 // An equirectangular image ("file", scaled by "intensity", turned by "rotation" degrees about "up").
@@ -352,25 +280,49 @@ std::vector<std::string> without_repeats(std::vector<std::string> files) {
     return once;
 }
 
-// check_scene_scale's bound on a light path's starting throughput, for the punctual lights of a
-// glTF file rendered on its own (lights [first, end) of `scene`): (number of lights) x power
-// <= 2^96, power 4 pi I for point and spot lights, pi R^2 E for directional ones.
-void check_punctual_light_power(const std::string& path, const HostScene& scene, size_t first) {
+// check_scene_scale's bound on a light path's starting throughput, for a glTF file's punctual
+// light `l` of `scene`: (number of lights) x power <= 2^96, power 4 pi I for point and spot
+// lights, pi R^2 E for directional ones. Returns "" or the problem, "colour x intensity ...".
+std::string punctual_light_power_problem(const HostScene& scene, const Light& l) {
     const double n = double(scene.lights.size()), radius = scene.bounding_sphere().radius;
-    for (size_t i = first; i < scene.lights.size(); ++i) {
-        const Light& l = scene.lights[i];
-        const double value = max_component(l.radiance);
-        double power = 0.0;
-        if (l.type == LightType::Point || l.type == LightType::Spot) power = 4.0 * kPi * value;
-        else if (l.type == LightType::Directional) power = kPi * radius * radius * value;
-        if (n * power <= kMaxLightPathThroughput) continue;
-        char message[320];
-        std::snprintf(message, sizeof message,
-                      ": KHR_lights_punctual light %zu (in node order): colour x intensity %g makes (number of lights) x power = "
-                      "%g x %g, more than 2^96 (a light path would overflow float)",
-                      i - first, value, n, power);
-        throw SceneError(one_line(path) + message);
-    }
+    const double value = max_component(l.radiance);
+    double power = 0.0;
+    if (l.type == LightType::Point || l.type == LightType::Spot) power = 4.0 * kPi * value;
+    else if (l.type == LightType::Directional) power = kPi * radius * radius * value;
+    if (n * power <= kMaxLightPathThroughput) return "";
+    char message[240];
+    std::snprintf(message, sizeof message,
+                  "colour x intensity %g makes (number of lights) x power = %g x %g, more than 2^96 (a light path "
+                  "would overflow float)",
+                  value, n, power);
+    return message;
+}
+
+// The punctual lights of a glTF file rendered on its own: lights [first, end) of `scene`.
+void check_punctual_light_power(const std::string& path, const HostScene& scene, size_t first) {
+    for (size_t i = first; i < scene.lights.size(); ++i)
+        if (std::string problem = punctual_light_power_problem(scene, scene.lights[i]); !problem.empty())
+            throw SceneError(one_line(path) + ": KHR_lights_punctual light " + std::to_string(i - first) +
+                             " (in node order): " + problem);
+}
+
+// The punctual lights gltf shapes brought in.
+void check_included_light_power(const Reader& r, const HostScene& scene, const std::vector<IncludedLight>& lights) {
+    for (const IncludedLight& l : lights)
+        if (std::string problem = punctual_light_power_problem(scene, scene.lights[l.light]); !problem.empty())
+            r.fail(l.pointer, "lights whose power a light path can carry",
+                   "KHR_lights_punctual light " + std::to_string(l.index_in_file) + " (in node order): " + problem);
+}
+
+// The included files' cameras are the scene's file cameras (--camera); one a gltf shape
+// chose is the scene's camera, its aspect ratio setting the film height unless /film has one.
+void adopt_included_camera(const Reader& r, const Node& root, GltfIncludes& includes, HostScene& scene) {
+    scene.file_cameras = std::move(includes.cameras);
+    if (!includes.chosen_camera) return;
+    const uint32_t height = scene.settings.height;
+    use_file_camera(scene, *includes.chosen_camera);
+    auto film = r.member(root, "film");
+    if (film && r.member(*film, "height")) scene.settings.height = height;
 }
 
 // A mesh file rendered on its own: default material, a neutral environment light of
@@ -456,7 +408,9 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
         if (auto n = r.member(root, "materials")) materials.read(r, *n);
 
         GeometryBuilder geometry;
-        if (auto n = r.member(root, "shapes")) read_shapes(r, *n, materials, base_dir, geometry);
+        GltfIncludes includes;
+        includes.json_camera = r.member(root, "camera").has_value();
+        if (auto n = r.member(root, "shapes")) read_shapes(r, *n, materials, base_dir, geometry, includes);
         if (geometry.triangles.size() + geometry.spheres.size() > size_t(std::numeric_limits<int32_t>::max()))
             r.fail(root.pointer, "fewer than 2^31 primitives", "more");
 
@@ -473,9 +427,16 @@ HostScene parse_scene(const std::string& json_text, const std::string& source_na
         scene.meshes = std::move(geometry.meshes);
         scene.materials = std::move(materials.materials);
         scene.material_names = std::move(materials.names);
-        if (stats) stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+        scene.texture_images = std::move(includes.texture_images);
+        scene.texture_bindings = std::move(includes.texture_bindings);
+        adopt_included_camera(r, root, includes, scene);
+        if (stats) {
+            stats->dropped_degenerate_triangles = geometry.dropped_degenerate_triangles;
+            stats->warnings = std::move(includes.warnings);
+        }
         scene.input_files = without_repeats(std::move(geometry.files_read));
         check_scene_scale(r, root, scene, geometry.smallest_emissive_triangles);
+        check_included_light_power(r, scene, includes.lights);
         return scene;
     } catch (const std::bad_alloc&) {
         throw SceneError(one_line(source_name) + ": out of memory while loading the scene");

@@ -113,7 +113,9 @@ uint32_t MaterialTable::resolve(const Reader& r, const std::optional<Node>& name
     if (name_node) name = r.string(*name_node);
     if (auto it = index_.find(name); it != index_.end()) return it->second;
     if (name == kDefaultMaterialName) return add(name, default_material());
-    std::vector<std::string_view> defined(names.begin(), names.end());
+    std::vector<std::string_view> defined;  // by name: the JSON's materials, not the glTF files'
+    for (size_t i = 0; i < names.size(); ++i)
+        if (auto it = index_.find(names[i]); it != index_.end() && it->second == i) defined.push_back(names[i]);
     std::string list = defined.empty() ? "none defined" : quoted_list(defined, 8);
     r.fail(name_node->pointer, "the name of a material in /materials (" + list + ") or \"default\"",
            describe(**name_node) + suggestion(name, defined));

@@ -23,6 +23,8 @@ public:
     // Material index for a shape's "material" member (absent: the default material).
     uint32_t resolve(const Reader& r, const std::optional<Node>& name);
 
+    // The JSON's materials by name, and the glTF files' (gltf shapes append them: they
+    // are not named in the JSON, so resolve() does not find them).
     std::vector<Material> materials;
     std::vector<std::string> names;
 

@@ -7,6 +7,7 @@
 
 #include "io/mesh.h"
 #include "io/mesh_placement.h"
+#include "io/scene_gltf_shape.h"
 
 namespace wf::scene_json {
 namespace {
@@ -181,11 +182,13 @@ void read_sphere(const Reader& r, const Node& n, const ShapeCommon& sc, Geometry
     g.sphere_prims.push_back(p);
 }
 
-// The lights [first_light, end) that shape `n` just added: each one's power pi * area *
-// radiance must stay <= kMaxAreaLightPower (see scene_json.h for why).
+// The area lights among [first_light, end) that shape `n` just added (a gltf shape adds
+// punctual lights too): each one's power pi * area * radiance must stay <=
+// kMaxAreaLightPower (see scene_json.h for why).
 void check_area_light_power(const Reader& r, const Node& n, const GeometryBuilder& g, size_t first_light) {
     for (size_t k = first_light; k < g.lights.size(); ++k) {
         const Light& l = g.lights[k];
+        if (l.type != LightType::Area) continue;
         bool sphere = !g.sphere_light_ids.empty() && g.sphere_light_ids.back() == k;
         double area;
         if (sphere) {
@@ -199,16 +202,26 @@ void check_area_light_power(const Reader& r, const Node& n, const GeometryBuilde
             char got[160];
             std::snprintf(got, sizeof got, "%g (pi * area %g * radiance %g)", power, area,
                           double(max_component(l.radiance)));
-            r.fail(pointer_append(n.pointer, "emission"),
-                   "an emission whose power pi * area * radiance per light (sphere or triangle) is <= 2^65 = 3.7e19", got);
+            // A gltf shape's emission is its file's: emissiveFactor x strength of a material.
+            const bool from_file = !r.member(n, "emission");
+            r.fail(pointer_append(n.pointer, from_file ? "file" : "emission"),
+                   std::string(from_file ? "emissive materials" : "an emission") +
+                       " whose power pi * area * radiance per light (sphere or triangle) is <= 2^65 = 3.7e19",
+                   got);
         }
     }
 }
 
 void read_shape(const Reader& r, const Node& n, MaterialTable& materials, const std::string& base_dir,
-                GeometryBuilder& g) {
+                GeometryBuilder& g, GltfIncludes& includes) {
     r.expect_object(n, "shape");
-    std::string type = r.choice(r.required(n, "type", "a shape"), {"sphere", "mesh", "triangle", "quad", "box"});
+    std::string type =
+        r.choice(r.required(n, "type", "a shape"), {"sphere", "mesh", "triangle", "quad", "box", "gltf"});
+    if (type == "gltf") {  // its own materials and emission: io/scene_gltf_shape.cpp
+        r.check_keys(n, {"type", "file", "transform", "material", "lights", "camera", "name"}, "a gltf shape");
+        if (auto name = r.member(n, "name")) r.string(*name);  // documentation only
+        return read_gltf_shape(r, n, materials, base_dir, g, includes);
+    }
     if (type == "sphere")
         r.check_keys(n, {"type", "center", "radius", "material", "emission", "flip_normals", "name", "transform"},
                      "a sphere shape");
@@ -273,14 +286,14 @@ void read_shape(const Reader& r, const Node& n, MaterialTable& materials, const 
 }  // namespace
 
 void read_shapes(const Reader& r, const Node& shapes, MaterialTable& materials, const std::string& base_dir,
-                 GeometryBuilder& out) {
+                 GeometryBuilder& out, GltfIncludes& includes) {
     r.expect_array(shapes, "list of shapes");
     for (size_t i = 0; i < shapes->size(); ++i) {
         size_t first_light = out.lights.size();
         out.shape = i;
         out.shape_triangles = 0;
         Node shape = r.element(shapes, i);
-        read_shape(r, shape, materials, base_dir, out);
+        read_shape(r, shape, materials, base_dir, out, includes);
         check_area_light_power(r, shape, out, first_light);
     }
 }

@@ -73,8 +73,11 @@ struct GeometryBuilder {
     std::vector<PrimInfo> finish();
 };
 
+struct GltfIncludes;
+
 // `base_dir`: where mesh files named in the scene resolve from (the scene file's folder).
+// gltf shapes add their files' textures, cameras and lights to `includes` (io/scene_gltf_shape.h).
 void read_shapes(const Reader& r, const Node& shapes, MaterialTable& materials, const std::string& base_dir,
-                 GeometryBuilder& out);
+                 GeometryBuilder& out, GltfIncludes& includes);
 
 }  // namespace wf::scene_json

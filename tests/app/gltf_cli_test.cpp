@@ -93,19 +93,25 @@ TEST(GltfCli, SampleModelsRenderWithoutWarnings) {
     }
 }
 
-// Cameras.gltf has a perspective and an orthographic camera: the orthographic one is
-// left out with a warning; --camera 1 names a camera the file does not have (exit 2).
+// Cameras.gltf has a perspective and an orthographic camera: --camera 0 and 1 render
+// (pt; the orthographic one is refused by lt with exit 2), --camera 2 names a camera the
+// file does not have (exit 2).
 TEST(GltfCli, FileCamerasAndTheCameraOption) {
     const std::string model = test::source_dir() + "/tests/data/gltf/Cameras/Cameras.gltf";
     const std::string image = test::temp_folder("wf_gltf_cli") + "/cameras.png";
-    RunResult ok = run_wavefront("render '" + model + "' -o '" + image + "' --camera 0" + kSmall);
-    EXPECT_EQ(ok.exit_code, 0) << ok.stderr_text;
-    EXPECT_TRUE(contains(ok.stderr_text, "Cameras.gltf")) << ok.stderr_text;
-    EXPECT_TRUE(contains(ok.stderr_text, "orthographic")) << ok.stderr_text;
-    RunResult bad = run_wavefront("render '" + model + "' -o '" + image + "' --camera 1" + kSmall);
+    for (const char* camera : {" --camera 0", " --camera 1"}) {
+        RunResult ok = run_wavefront("render '" + model + "' -o '" + image + "'" + camera + kSmall);
+        EXPECT_EQ(ok.exit_code, 0) << camera << "\n" << ok.stderr_text;
+        EXPECT_EQ(ok.stderr_text, "") << camera;
+    }
+    RunResult lt = run_wavefront("render '" + model + "' -o '" + image + "' --camera 1 --integrator lt" + kSmall);
+    EXPECT_EQ(lt.exit_code, 2) << lt.stderr_text;
+    EXPECT_EQ(lines(lt.stderr_text), 1u) << lt.stderr_text;
+    EXPECT_TRUE(contains(lt.stderr_text, "Cameras.gltf: /camera/projection: an orthographic camera")) << lt.stderr_text;
+    RunResult bad = run_wavefront("render '" + model + "' -o '" + image + "' --camera 2" + kSmall);
     EXPECT_EQ(bad.exit_code, 2) << bad.stderr_text;
     EXPECT_TRUE(contains(bad.stderr_text, "Cameras.gltf")) << bad.stderr_text;
-    EXPECT_TRUE(contains(bad.stderr_text, "--camera 1")) << bad.stderr_text;
+    EXPECT_TRUE(contains(bad.stderr_text, "--camera 2")) << bad.stderr_text;
 }
 
 TEST(GltfCli, BadGltfExitsWith2AndOneLineNamingTheFileAndThePlace) {

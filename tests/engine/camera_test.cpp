@@ -4,13 +4,19 @@
 
 namespace wf {
 
-// SmallVCM's camera: the centre pixel looks along forward, and the image plane
-// spans tan(fov/2) on each side.
-TEST(Camera, PinholeFramesTheFieldOfView) {
+// At (1, 2, 3), looking along -z (a forward of length 2), y up.
+static CameraDesc looking_down_z_from_123() {
     CameraDesc d;
     d.position = {1, 2, 3};
     d.forward = {0, 0, -2};
     d.up = {0, 1, 0};
+    return d;
+}
+
+// SmallVCM's camera: the centre pixel looks along forward, and the image plane
+// spans tan(fov/2) on each side.
+TEST(Camera, PinholeFramesTheFieldOfView) {
+    CameraDesc d = looking_down_z_from_123();
     d.fov_y_degrees = 90.0f;
     Camera c = d.build(200, 100);
     Ray centre = c.generate_ray(100, 50, 0.5f, 0.5f);
@@ -43,6 +49,28 @@ TEST(Camera, ThinLensRaysConvergeOnTheFocusPlane) {
         max_offset = std::max(max_offset, length(r.origin));
     }
     EXPECT_GT(max_offset, 0.05f);
+}
+
+// Orthographic: every ray runs along forward, from the point of the view rectangle
+// (height 4, width 8 on a 2:1 film, centred on the position) under its raster point.
+TEST(Camera, OrthographicRaysAreParallelFromTheViewRectangle) {
+    CameraDesc d = looking_down_z_from_123();
+    d.ortho_height = 4.0f;
+    d.aperture_radius = 0.5f;  // unused by an orthographic camera
+    const Camera c = d.build(200, 100);
+    struct Case {
+        float rx, ry;
+        Vec3f origin;
+    };
+    for (const Case& k : {Case{0, 0, {-3, 4, 3}}, Case{200, 100, {5, -0, 3}}, Case{100, 50, {1, 2, 3}}, Case{150, 75, {3, 1, 3}}}) {
+        const Ray r = c.generate_ray(k.rx, k.ry, 0.3f, 0.7f);
+        EXPECT_EQ(r.dir.x, 0.0f);
+        EXPECT_EQ(r.dir.y, 0.0f);
+        EXPECT_EQ(r.dir.z, -1.0f);
+        EXPECT_NEAR(r.origin.x, k.origin.x, 1e-5f) << k.rx << ", " << k.ry;
+        EXPECT_NEAR(r.origin.y, k.origin.y, 1e-5f) << k.rx << ", " << k.ry;
+        EXPECT_NEAR(r.origin.z, k.origin.z, 1e-5f) << k.rx << ", " << k.ry;
+    }
 }
 
 }  // namespace wf

@@ -398,15 +398,29 @@ TEST(GltfSceneCameras, TheFileCameraIsTheScenesAndItsAspectSetsTheFilmHeight) {
     EXPECT_EQ(free_aspect.settings.height, HostScene().settings.height);
 }
 
-TEST(GltfSceneCameras, OrthographicIsLeftOutWithAWarning) {
+// xmag and ymag are the half-width and half-height of the view: the view is 2 ymag tall,
+// and xmag / ymag shapes the film as a perspective camera's aspectRatio does.
+TEST(GltfSceneCameras, OrthographicGivesTheViewHeightAndTheAspectRatio) {
     GltfDoc d = camera_doc(1.0);
-    d.g["cameras"][0] = {{"type", "orthographic"}, {"orthographic", {{"xmag", 1}, {"ymag", 1}, {"znear", 0.1}, {"zfar", 10}}}};
-    const std::string path = d.write("ortho.gltf");
-    GltfScene s = read_gltf_scene(path, true);
-    EXPECT_TRUE(s.cameras.empty());
-    ASSERT_EQ(s.warnings.size(), 1u);
-    EXPECT_CONTAINS(s.warnings[0], path + ": ");
-    EXPECT_CONTAINS(s.warnings[0], "orthographic");
+    d.g["cameras"][0] = {{"type", "orthographic"}, {"orthographic", {{"xmag", 2}, {"ymag", 0.5}, {"znear", 0.1}, {"zfar", 10}}}};
+    GltfScene s = read_full(d, "ortho.gltf");
+    EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
+    ASSERT_EQ(s.cameras.size(), 1u);
+    const CameraDesc& c = s.cameras[0].desc;
+    EXPECT_EQ(c.ortho_height, 1.0f);
+    EXPECT_FLOAT_EQ(s.cameras[0].aspect_ratio, 4.0f);
+    expect_vec(c.position, Vec3f(11, 2, 3));
+    expect_vec(normalize(c.forward), Vec3f(-1, 0, 0));
+    HostScene scene = load_scene(d.write("ortho_scene.gltf"));
+    EXPECT_EQ(scene.camera.ortho_height, 1.0f);
+    EXPECT_EQ(scene.settings.height * 4, scene.settings.width);
+
+    for (const char* key : {"xmag", "ymag"})
+        for (double bad : {0.0, -1.0, 1e-12}) {  // 1e-12: below float resolution at (11, 2, 3)
+            GltfDoc b = d;
+            b.g["cameras"][0]["orthographic"][key] = bad;
+            EXPECT_CONTAINS(read_error(b, "ortho_bad.gltf"), std::string("node 2: camera 0: ") + key);
+        }
 }
 
 // ---- KHR_lights_punctual ----------------------------------------------------------------------

@@ -88,6 +88,30 @@ TEST(SceneLoader, CameraLookingAlongDefaultUpNeedsAnUpVector) {
     EXPECT_NO_THROW(parse(R"({"camera": {"forward": [0, -1, 0], "up": [0, 0, 1]}})"));
 }
 
+TEST(SceneLoader, OrthographicCameraTakesAHeightAndNoFieldOfViewOrLens) {
+    HostScene s = parse(R"({"camera": {"position": [1, 2, 3], "projection": "orthographic", "height": 2.5}})");
+    EXPECT_EQ(s.camera.ortho_height, 2.5f);
+    EXPECT_EQ(parse(R"({"camera": {"projection": "perspective", "fov": 30}})").camera.ortho_height, 0.0f);
+    struct Bad {
+        const char* json;
+        const char* message;
+    };
+    for (const Bad& b : {
+             Bad{R"({"camera": {"projection": "orthographic"}})", "/camera: expected key \"height\" (required in an orthographic camera)"},
+             Bad{R"({"camera": {"height": 2}})", "/camera/height: expected \"height\" only with \"projection\": \"orthographic\", got 2"},
+             Bad{R"({"camera": {"projection": "orthographic", "height": 2, "fov": 30}})", "/camera/fov: expected no \"fov\" on an orthographic camera"},
+             Bad{R"({"camera": {"projection": "orthographic", "height": 2, "aperture_radius": 0.1}})", "/camera/aperture_radius: expected no"},
+             Bad{R"({"camera": {"projection": "orthographic", "height": 0}})", "/camera/height: expected number in (0, 1e+10], got 0"},
+             Bad{R"({"camera": {"projection": "orthographic", "height": "NaN"}})", "/camera/height: expected "},
+             Bad{R"({"camera": {"position": [1e6, 0, 0], "projection": "orthographic", "height": 1e-3}})",
+                 "/camera/height: expected number in [0.95367431640625, 1e+10] (2^-20 of the camera position's largest coordinate"},
+             Bad{R"({"camera": {"projection": "orthogonal", "height": 2}})", "/camera/projection: expected "},
+         }) {
+        const std::string e = parse_error(b.json);
+        EXPECT_NE(e.find(std::string("inline.json: ") + b.message), std::string::npos) << b.json << "\n" << e;
+    }
+}
+
 TEST(SceneLoader, MaterialTypesMapOntoMaterialRecord) {
     HostScene s = parse(R"({"materials": {
         "d": {"type": "diffuse", "albedo": [0.1, 0.2, 0.3]},

@@ -497,29 +497,24 @@ TEST(GltfRender, TextureSettingsTestWrapModesShowGreenNotRed) {
 
 // ---- Cameras ----------------------------------------------------------------------------------
 
-// The model: a unit square turned -45 degrees about x, and a perspective camera (yfov 0.7,
-// aspect 1) at (0.5, 0.5, 3) looking down -z (an orthographic one too, left out). The
-// square is made black here, so against the environment (radiance 1, seen exactly) it is
-// a dark shape; every pixel wholly inside its projection through that camera, computed
-// here from the file's numbers, is dark, every pixel wholly outside it is 1.
-TEST(GltfRender, CamerasRendersThroughTheFilesCamera) {
+// The model: a unit square turned -45 degrees about x, a perspective camera (yfov 0.7,
+// aspect 1) and an orthographic one (xmag = ymag = 1), both at (0.5, 0.5, 3) looking down
+// -z. The square is made black here, so against the environment (radiance 1, seen
+// exactly) it is a dark shape; every pixel wholly inside its projection through the
+// camera, computed here from the file's numbers, is dark, every pixel wholly outside it is 1.
+HostScene cameras_model_with_black_square() {
     SceneLoadStats stats;
     HostScene scene = load_scene(model_path("Cameras/Cameras.gltf"), &stats);
-    ASSERT_EQ(scene.materials.size(), 1u) << "the square names no material: glTF's default";
+    EXPECT_EQ(scene.materials.size(), 1u) << "the square names no material: glTF's default";
     scene.materials[0].pbr.base_color = Vec3f(0.0f);  // metallic 1, base 0: black but for grazing Fresnel
-    bool ortho_warning = false;
-    for (const std::string& w : stats.warnings) ortho_warning |= w.find("orthographic") != std::string::npos;
-    EXPECT_TRUE(ortho_warning);
-    const uint32_t size = 48;
-    ASSERT_EQ(scene.settings.height, scene.settings.width) << "aspectRatio 1 makes the film square";
-    const RenderResult r = render_cpu(scene, size, size, 2, 3);
+    EXPECT_TRUE(stats.warnings.empty()) << stats.warnings[0];
+    EXPECT_EQ(scene.file_cameras.size(), 2u);
+    return scene;
+}
 
-    CameraDesc expected;
-    expected.position = Vec3f(0.5f, 0.5f, 3.0f);
-    expected.forward = Vec3f(0, 0, -1);
-    expected.up = Vec3f(0, 1, 0);
-    expected.fov_y_degrees = float(0.7 * 180.0 / kPiD);
-    const Camera cam = expected.build(size, size);
+// Checks the render of the black square against `project` (world point to raster).
+void expect_square_where_projected(const Image& image, const std::function<Vec2f(Vec3f)>& project) {
+    const uint32_t size = image.width;
     // The square's corners: node rotation (-0.383, 0, 0, 0.92375) about x of (x, y, 0).
     const double qx = -0.383, qw = 0.92375, n = std::sqrt(qx * qx + qw * qw);
     const double angle = 2.0 * std::atan2(qx / n, qw / n);
@@ -528,7 +523,10 @@ TEST(GltfRender, CamerasRendersThroughTheFilesCamera) {
     };
     const Vec3f quad[4] = {corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)};
     float px[4], py[4];
-    for (int i = 0; i < 4; ++i) ASSERT_TRUE(cam.world_to_raster(quad[i], &px[i], &py[i]));
+    for (int i = 0; i < 4; ++i) {
+        const Vec2f p = project(quad[i]);
+        px[i] = p.x, py[i] = p.y;
+    }
     auto inside = [&](float x, float y) {  // inside the convex projected quad
         int sign = 0;
         for (int i = 0; i < 4; ++i) {
@@ -546,7 +544,7 @@ TEST(GltfRender, CamerasRendersThroughTheFilesCamera) {
         for (uint32_t x = 0; x < size; ++x) {
             int corners = 0;
             for (int c = 0; c < 4; ++c) corners += inside(float(x + (c & 1)), float(y + (c >> 1)));
-            const Vec3f v = r.image.at(x, y);
+            const Vec3f v = image.at(x, y);
             if (v.y < 0.5f) cx += x + 0.5, cy += y + 0.5, dark += 1;
             if (corners == 4) {
                 ++in;
@@ -561,10 +559,43 @@ TEST(GltfRender, CamerasRendersThroughTheFilesCamera) {
     EXPECT_GT(in, 200u);
     EXPECT_GT(out, 200u);
     // The square is centred left-right; its image centre is where the projection's is.
-    double ex = 0, ey = 0;
-    for (int i = 0; i < 4; ++i) ex += px[i] / 4, ey += py[i] / 4;
+    double ey = 0;
+    for (int i = 0; i < 4; ++i) ey += py[i] / 4;
     EXPECT_NEAR(cx / dark, size / 2.0, 0.5);
     EXPECT_NEAR(cy / dark, ey, 2.0);
+}
+
+TEST(GltfRender, CamerasRendersThroughTheFilesCamera) {
+    HostScene scene = cameras_model_with_black_square();
+    const uint32_t size = 48;
+    ASSERT_EQ(scene.settings.height, scene.settings.width) << "aspectRatio 1 makes the film square";
+    const RenderResult r = render_cpu(scene, size, size, 2, 3);
+    CameraDesc expected;
+    expected.position = Vec3f(0.5f, 0.5f, 3.0f);
+    expected.forward = Vec3f(0, 0, -1);
+    expected.up = Vec3f(0, 1, 0);
+    expected.fov_y_degrees = float(0.7 * 180.0 / kPiD);
+    const Camera cam = expected.build(size, size);
+    expect_square_where_projected(r.image, [&](Vec3f p) {
+        Vec2f raster;
+        EXPECT_TRUE(cam.world_to_raster(p, &raster.x, &raster.y));
+        return raster;
+    });
+}
+
+// Camera 1 is orthographic: it sees [-0.5, 1.5] x [-0.5, 1.5] of every plane z = const
+// (xmag and ymag are half-widths about x = y = 0.5), so a point lands on raster
+// ((x + 0.5) / 2, (1.5 - y) / 2) times the film size, whatever its depth; the perspective
+// camera would show the square's far edge shrunk.
+TEST(GltfRender, CamerasRendersThroughItsOrthographicCamera) {
+    HostScene scene = cameras_model_with_black_square();
+    use_file_camera(scene, 1);
+    const uint32_t size = 48;
+    ASSERT_EQ(scene.settings.height, scene.settings.width) << "xmag / ymag = 1 makes the film square";
+    const RenderResult r = render_cpu(scene, size, size, 2, 3);
+    expect_square_where_projected(r.image, [&](Vec3f p) {
+        return Vec2f{float((p.x + 0.5) / 2.0 * size), float((1.5 - p.y) / 2.0 * size)};
+    });
 }
 
 // ---- The Khronos sample models of ../shared/assets/gltf (absent in CI: skipped) ---------------
