@@ -92,13 +92,14 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
             const Material& m = scene.materials[i];
             if (m.type == MaterialType::SmallVcm) continue;
             if (m.type == MaterialType::GltfPbr) {
-                // pt's stochastic transparency passes paths through uncovered surfaces, but
-                // shadow rays and connections see every surface as opaque: the bidirectional
-                // techniques would disagree about which paths exist (and so about MIS).
-                if (m.pbr.alpha_mode != AlphaMode::Opaque)
-                    return "/materials: material '" + material_name(scene, i) + "' has glTF alphaMode " +
-                           (m.pbr.alpha_mode == AlphaMode::Mask ? "MASK" : "BLEND") +
-                           ", which only pt renders (connections cannot see through it yet); use pt";
+                // MASK cuts a surface out where alpha is below the cutoff: sub-paths pass
+                // through there as through a delta vertex (wavefront/stages/vcm_vertex.h).
+                // BLEND's partial coverage would make every vertex a mixture of that delta
+                // and the surface, which the connection and merging weights do not model.
+                if (m.pbr.alpha_mode == AlphaMode::Blend)
+                    return "/materials: material '" + material_name(scene, i) +
+                           "' has glTF alphaMode BLEND (partial coverage), which only pt renders; use pt "
+                           "(alphaMode MASK renders on every integrator)";
                 // Beer-Lambert absorption is applied by pt's shade_surface alone.
                 if (max_component(m.pbr.sigma_a) > 0.0f)
                     return "/materials: material '" + material_name(scene, i) +

@@ -91,6 +91,16 @@ WF_HD_INLINE SubpathMis subpath_after_specular(const SubpathMis& m, float cos_ou
     return n;
 }
 
+// Through a point of a surface that glTF alpha MASK cuts out (a delta vertex that passes
+// the path on unchanged): eqs. 53-55 with cos_out = cos_in at the same point, so the
+// at-hit division by the cosine and the specular multiplication by it cancel, and so
+// do the distance factors on d_vcm, which becomes 0. Call it in place of subpath_at_hit.
+WF_HD_INLINE SubpathMis subpath_after_pass_through(const SubpathMis& m) {
+    SubpathMis n = m;
+    n.d_vcm = 0.0f;
+    return n;
+}
+
 // ---- Technique weights -------------------------------------------------------------------
 // A camera path hits an emitter (or escapes to the environment), eqs. 42-43. For area
 // lights call it with the quantities updated at the hit; for the environment with those

@@ -84,6 +84,22 @@ inline json textured_floor(GltfDoc& d) {
     return m;
 }
 
+// A white diffuse material cut out by glTF alpha MASK (cutoff 0.5) in a 4 x 4 checker of
+// its base colour texture's alpha (0 or 1), double-sided: on the UV sphere, a ball with
+// holes through which paths pass.
+inline json masked_checker(GltfDoc& d) {
+    std::vector<uint8_t> texels;
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) texels.insert(texels.end(), {230, 230, 230, uint8_t((x + y) % 2 ? 255 : 0)});
+    const int checker = d.texture(d.image(png_rgba(4, 4, texels)));
+    json m = diffuse(1, 1, 1);
+    m["pbrMetallicRoughness"]["baseColorTexture"] = {{"index", checker}};
+    m["alphaMode"] = "MASK";
+    m["alphaCutoff"] = 0.5;
+    m["doubleSided"] = true;
+    return m;
+}
+
 // The scene: sphere (material `sphere`), floor at y = -1 (material `floor`, 6 x 6), and an
 // emissive 1.5 x 1.5 square at y = 2.5 facing down, out of the camera's view.
 // `doc`: a document that already holds the floor's images and textures, or null.

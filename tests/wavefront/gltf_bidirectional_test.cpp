@@ -17,7 +17,7 @@
 // Checked by breaking the code: without the adjoint correction lt fails (a) and (b)
 // (means +2.1% and +3.6%, differences 1.6x and 2.2x the noise), and so does the adjoint
 // unit test below; without merging's |wi.ns| / |wi.ng| bpm fails them (1.5x, 1.9x).
-// Also: what each integrator refuses (alpha, ppm's smooth glTF materials).
+// Also: what each integrator refuses (alpha BLEND, ppm's smooth glTF materials).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -87,14 +87,16 @@ AgreementOptions options(double mean_tolerance) {
 struct Tolerances {
     double mean = 0.015, bpm_mean = 0.03, allowance = 1.25;
     bool ppm = false;  // also ppm (same settings as bpm): scenes whose materials ppm takes
+    bool lt = true;    // lt too: scenes with no delta vertex next to the camera
 };
 
 void check_against_pt(const HostScene& scene, const std::string& label, const Tolerances& t = {}) {
     const test::PixelMask mask = away_from_outline(scene, 32);
     AgreementOptions opt = options(t.mean);
     opt.allowance = t.allowance;
-    test::check_estimators_agree(scene, spec("pt", 512), {spec("lt", 128), spec("bpt", 64), spec("vcm", 64)}, opt, mask,
-                                 label);
+    std::vector<EstimatorSpec> tracing = {spec("bpt", 64), spec("vcm", 64)};
+    if (t.lt) tracing.insert(tracing.begin(), spec("lt", 128));
+    test::check_estimators_agree(scene, spec("pt", 512), tracing, opt, mask, label);
     opt.mean_tolerance = t.bpm_mean;
     std::vector<EstimatorSpec> merging = {spec("bpm", 192, 4096, 0.01f)};
     if (t.ppm) merging.push_back(spec("ppm", 192, 4096, 0.01f));
@@ -144,6 +146,32 @@ TEST(GltfBidirectionalCpu, RoughGlassSphereAllEstimatorsAgreeWithPt) {  // ~10 s
     Tolerances t;
     t.mean = 0.04;
     check_against_pt(sphere_scene("glass_sphere", glass), "rough glass sphere", t);
+}
+
+// ---- (d) alpha MASK ------------------------------------------------------------------------------
+// A sphere cut out in a 4 x 4 checker of its (longitude, latitude) texture
+// (test::masked_checker): camera and light sub-paths pass through the holes as through
+// delta vertices, and shadow rays and connections see the sphere as whole. bpt, vcm, bpm
+// and ppm must still converge to pt's image of the holed sphere and its dappled shadow.
+// lt cannot: what the camera sees through a hole lies behind a delta vertex next to the
+// camera, which light tracing never samples (as it never renders a mirror seen directly);
+// it measured 10.8% dark here. With 8x the samples, the per-pixel ratio of bpt and vcm
+// to the noise was 1.15: the sphere's inner faces, seen through the holes at grazing
+// angles, show GltfBsdf's known shading-normal asymmetry (see away_from_outline).
+// Checked by breaking the code: light paths that stop at a hole (shade_light) put bpt
+// 27% and vcm 26% dark; d_vcm kept through a hole (NEE counted as a technique there)
+// puts them 10.6% and 9.9% dark.
+
+TEST(GltfBidirectionalCpu, AlphaMaskedSphereAllEstimatorsAgreeWithPt) {  // ~10 s
+    test::GltfDoc doc(false);
+    const json holed = test::masked_checker(doc);
+    // The holes make the image noisier than the other scenes': at these sample counts the
+    // means of bpt and vcm measured 0.5-1.5% from pt's, within 0.5% with 8x the samples.
+    Tolerances t;
+    t.mean = 0.025;
+    t.ppm = true;
+    t.lt = false;
+    check_against_pt(sphere_scene("masked_sphere", holed, nullptr, &doc), "alpha-masked sphere", t);
 }
 
 // ---- The adjoint BSDF of light paths ----------------------------------------------------------
@@ -201,22 +229,24 @@ HostScene one_gltf_material(const PbrParams& pbr, float ior = 1.5f) {
     return scene;
 }
 
-TEST(GltfBidirectionalIntegrators, RenderOpaqueGltfMaterialsAndRefuseAlpha) {
+TEST(GltfBidirectionalIntegrators, RenderOpaqueAndMaskedGltfMaterialsAndRefuseBlend) {
     PbrParams opaque;
     opaque.roughness = 0.5f;
     for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
                              IntegratorKind::Bpm, IntegratorKind::Vcm})
         EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(opaque)), "") << int(k);
-    for (AlphaMode mode : {AlphaMode::Mask, AlphaMode::Blend}) {
-        PbrParams cut = opaque;
-        cut.alpha_mode = mode;
-        EXPECT_EQ(integrator_scene_problem(IntegratorKind::Pt, one_gltf_material(cut)), "");
-        for (IntegratorKind k : {IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm, IntegratorKind::Bpm,
-                                 IntegratorKind::Vcm}) {
-            const std::string e = integrator_scene_problem(k, one_gltf_material(cut));
-            EXPECT_NE(e.find("material 'paint'"), std::string::npos) << e;
-            EXPECT_NE(e.find(mode == AlphaMode::Mask ? "MASK" : "BLEND"), std::string::npos) << e;
-        }
+    PbrParams mask = opaque, blend = opaque;
+    mask.alpha_mode = AlphaMode::Mask;
+    blend.alpha_mode = AlphaMode::Blend;
+    EXPECT_EQ(integrator_scene_problem(IntegratorKind::Pt, one_gltf_material(blend)), "");
+    for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
+                             IntegratorKind::Bpm, IntegratorKind::Vcm})
+        EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(mask)), "") << int(k);
+    for (IntegratorKind k :
+         {IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm, IntegratorKind::Bpm, IntegratorKind::Vcm}) {
+        const std::string e = integrator_scene_problem(k, one_gltf_material(blend));
+        EXPECT_NE(e.find("material 'paint'"), std::string::npos) << e;
+        EXPECT_NE(e.find("BLEND"), std::string::npos) << e;
     }
 }
 

@@ -46,6 +46,11 @@ void shade_light(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathVie
         const uint32_t length = p.path_length[slot];
         if (length + 2 > ctx.max_path_length) return;
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, false);
+        if (v.opacity == 0.0f) {  // cut out by glTF alpha MASK (store_light_vertex updated the MIS)
+            pass_through_ray(p, slot, v.sp);
+            p.alive[slot] = 1;
+            return;
+        }
         if (!v.bsdf.is_valid()) return;
         bool specular;
         if (scatter_subpath(ctx.iteration_of_light_path(p.path[slot]).weights, p, slot, v,

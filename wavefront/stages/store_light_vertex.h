@@ -16,6 +16,10 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
     for_all_queued(backend, "store_light_vertex", surface, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, false);
+        if (v.opacity == 0.0f) {  // cut out by glTF alpha MASK: shade_light passes the path on
+            pass_through_mis(p, slot);
+            return;
+        }
         if (!v.bsdf.is_valid()) return;
         const uint32_t length = p.path_length[slot];
         // Lights at infinity sample their first segment per solid angle: no distance^2.

@@ -1,7 +1,8 @@
 // Stage `shade_surface` (bidirectional family): at each camera-path hit, completes
 // the MIS quantities for the segment just traced, adds emission with its full MIS
 // weight (eqs. 42-43), and queues the vertex for connect, merge and scatter unless
-// the path has reached the maximum length.
+// the path has reached the maximum length. A point cut out by glTF alpha MASK passes
+// the path on (vcm_vertex.h, pass_through_mis and pass_through_ray).
 #pragma once
 
 #include "wavefront/queues.h"
@@ -18,8 +19,15 @@ void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<Camera
         const CameraPathView& p = ctx.camera_paths;
         p.alive[slot] = 0;
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
-        if (!v.bsdf.is_valid()) return;
         const uint32_t length = p.path_length[slot];
+        if (v.opacity == 0.0f) {  // cut out by glTF alpha MASK: neither emits nor scatters
+            if (length >= ctx.max_path_length) return;
+            pass_through_mis(p, slot);
+            pass_through_ray(p, slot, v.sp);
+            p.alive[slot] = 1;
+            return;
+        }
+        if (!v.bsdf.is_valid()) return;
         SubpathMis mis = subpath_at_hit(load_mis(p, slot), p.hit_t[slot], v.bsdf.cos_theta_fix(), true);
         store_mis(p, slot, mis);
         if (v.info.light >= 0) {

@@ -25,6 +25,24 @@ WF_HD_INLINE void store_mis(const PathView& p, uint32_t slot, const SubpathMis& 
     p.d_vm[slot] = m.d_vm;
 }
 
+// A sub-path (camera or light) at a point that glTF alpha MASK cuts out goes on through
+// it, one vertex longer: a delta vertex no technique connects or merges at. Shadow rays
+// and connections see every surface as opaque (as pt's next-event estimation does), so
+// the only paths through the cut-out are those the sub-paths trace through it, and the
+// MIS quantities (subpath_after_pass_through) count it as the delta vertex it is.
+// engine/integrators.h admits MASK (opacity 0 or 1) and refuses BLEND here.
+// The MIS update: at the hit (in place of subpath_at_hit).
+template <class PathView>
+WF_HD_INLINE void pass_through_mis(const PathView& p, uint32_t slot) {
+    store_mis(p, slot, subpath_after_pass_through(load_mis(p, slot)));
+}
+// The continuation: the same direction from the far side, one vertex longer.
+template <class PathView>
+WF_HD_INLINE void pass_through_ray(const PathView& p, uint32_t slot, const SurfacePoint& sp) {
+    p.ray_origin[slot] = offset_ray_origin(sp.p, sp.p_error, sp.ng, p.ray_dir[slot]);
+    p.path_length[slot] = p.path_length[slot] + 1;
+}
+
 // The light vertex stored at `entry`, as the BSDF that scatters light there (built for a
 // light path: importance, with the adjoint shading-normal correction of GltfBsdf).
 template <class BsdfT>
