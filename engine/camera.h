@@ -60,8 +60,8 @@ struct Camera {
     // ---- What light tracing needs (pinhole cameras) -------------------------------------
     // The bidirectional integrators connect light vertices to the camera; they need the
     // projection, the pdf and the importance of a pinhole. (An orthographic camera sees
-    // one direction only, a delta distribution no light vertex can connect to: those
-    // integrators refuse it, engine/integrators.h.) Pixels are square: the image
+    // one direction only, a delta distribution no light vertex can connect to: bpt and
+    // vcm drop that technique, wavefront/vcm_context.h; lt refuses it.) Pixels are square: the image
     // plane placed image_plane_distance() pixels from the eye has pixels of area 1, so
     // sampling a point uniformly in a pixel has density 1 there (SmallVCM's convention).
 

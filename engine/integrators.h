@@ -76,11 +76,12 @@ inline bool gltf_material_ppm_safe(const Material& m) {
 // Why `kind` cannot render `scene` correctly, or "" when it can. Checked before a
 // render, so a scene an integrator cannot handle is an error, never a wrong image.
 inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene& scene) {
-    // Every integrator but pt starts camera subpaths with the pinhole's pdf or connects to
-    // the eye (engine/camera.h); an orthographic camera's directions are a delta distribution.
-    if (kind != IntegratorKind::Pt && scene.camera.ortho_height > 0.0f)
+    // An orthographic camera's directions are a delta distribution: no light vertex
+    // connects to it. bpt and vcm drop that technique (wavefront/vcm_context.h,
+    // delta_camera); lt has no other.
+    if (kind == IntegratorKind::Lt && scene.camera.ortho_height > 0.0f)
         return "/camera/projection: an orthographic camera (the scene's, or a glTF file's) sees along one direction, "
-               "which lt, bpt, ppm, bpm and vcm cannot connect light paths to; use pt";
+               "which light tracing cannot connect light paths to; use pt, bpt, ppm, bpm or vcm";
     const bool to_camera = kind == IntegratorKind::Lt || kind == IntegratorKind::Bpt || kind == IntegratorKind::Vcm;
     if (to_camera && scene.camera.aperture_radius > 0.0f)
         return "/camera/aperture_radius: lt, bpt and vcm connect light paths to the camera, which needs a pinhole camera "

@@ -23,8 +23,12 @@ struct VcmTechniques {
     bool connect = false;           // bpt, vcm: next-event estimation and vertex connection
     bool merge = false;             // ppm, bpm, vcm: vertex merging
     bool ppm = false;               // merge at the first non-delta camera vertex only, no MIS
+    // An orthographic camera sees along one direction (a delta distribution): no light
+    // vertex connects to it, and the camera sub-path's MIS counts no light-tracing
+    // technique (generate_camera_rays). lt, which has nothing else, refuses it.
+    bool delta_camera = false;
 
-    bool connects_to_camera() const { return light_trace_only || connect; }
+    bool connects_to_camera() const { return (light_trace_only || connect) && !delta_camera; }
 };
 
 // Statistics counted on the device (only when --stats asks for them).

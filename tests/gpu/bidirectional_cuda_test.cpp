@@ -59,6 +59,22 @@ TEST(BidirectionalParityCuda, VcmBptBpmPpmS3BackgroundMatchSmallVcm) {
         test::check_smallvcm_parity("s3-background.json", "s3_vcm_i1000_128.exr", BackendKind::Cuda, 256, integrator,
                                     opt);
 }
+// An orthographic camera (no light-tracing technique in bpt and vcm): the CPU test's scene
+// (tests/wavefront/orthographic_camera_test.cpp), GPU against pt on the CPU.
+TEST(OrthographicCameraCuda, BptVcmBpmAgreeWithPt) {
+    WF_REQUIRE_CUDA_DEVICE();
+    HostScene scene = test::without_specular_materials(test::load_smallvcm_scene("s1-area.json"));
+    scene.camera.ortho_height = 2.0f;
+    AgreementOptions opt;
+    opt.size = 64;
+    opt.mean_tolerance = 0.01;
+    test::check_estimators_agree(scene, EstimatorSpec{"pt", BackendKind::Cpu, 512, 0, 0.012f},
+                                 {EstimatorSpec{"bpt", BackendKind::Cuda, 256, 0, 0.012f},
+                                  EstimatorSpec{"vcm", BackendKind::Cuda, 256, 0, 0.012f},
+                                  EstimatorSpec{"bpm", BackendKind::Cuda, 512, 4 * 64 * 64, 0.012f}},
+                                 opt, {}, "orthographic s1 on the GPU");
+}
+
 // lt and SmallVCM's 100-iteration lt render: 160 iterations here, a tenth of the
 // reference's equivalent 1600, whose variance enters the allowance.
 TEST(BidirectionalParityCuda, LtS1MatchesSmallVcmLightTracing) {

@@ -75,6 +75,7 @@ public:
 
     VertexConnectionMerging(const RenderResources<Backend>& res, IntegratorKind kind)
         : res_(res), backend_(*res.backend), techniques_(vcm_techniques(kind)) {
+        techniques_.delta_camera = res.scene.camera.is_orthographic();
         const RenderSettings& s = res.settings;
         if (techniques_.light_trace_only && res.film->aovs()) throw std::invalid_argument(kLtAovProblem);
         num_pixels_ = s.width * s.height;

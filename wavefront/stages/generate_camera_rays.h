@@ -47,7 +47,10 @@ void generate_camera_rays(Backend& backend, const GenerateCameraRaysContext& ctx
         p.last_pdf_w[slot] = 1.0f;
         p.last_specular[slot] = 1;
         p.alive[slot] = 0;
-        SubpathMis mis = camera_subpath_start(ctx.light_paths, ctx.camera.pdf_direction_per_pixel(ray.dir));
+        // An orthographic camera's directions are a delta distribution: density 0 for a
+        // light vertex connecting to it, so the light-tracing technique gets no weight.
+        const float camera_pdf_w = ctx.camera.is_orthographic() ? 0.0f : ctx.camera.pdf_direction_per_pixel(ray.dir);
+        SubpathMis mis = camera_subpath_start(ctx.light_paths, camera_pdf_w);
         p.d_vcm[slot] = mis.d_vcm;
         p.d_vc[slot] = mis.d_vc;
         p.d_vm[slot] = mis.d_vm;
