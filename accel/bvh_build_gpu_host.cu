@@ -49,7 +49,9 @@ GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, c
     up.convert(be, info.num_nodes);
     GpuTraversalTree out;
     out.flat = up.builder.download();
-    out.traversal.nodes.resize(traversal_node_count(info.num_nodes));
+    uint32_t count = 0;
+    WF_CUDA_CHECK(cudaMemcpy(&count, up.traversal.counters() + 1, sizeof(count), cudaMemcpyDeviceToHost));
+    out.traversal.nodes.resize(count);
     out.traversal.prims.resize(triangles.size() + spheres.size());
     WF_CUDA_CHECK(cudaMemcpy(out.traversal.nodes.data(), up.traversal.nodes(),
                              out.traversal.nodes.size() * sizeof(TraversalNode), cudaMemcpyDeviceToHost));

@@ -1,6 +1,7 @@
-// BVH traversal: closest hit and any hit over the traversal layout of
-// traversal_bvh.h. Stack-based, no recursion, fixed-size local stack; runs per
-// ray on the GPU and on the CPU backend alike.
+// BVH traversal: closest hit and any hit over the 8-wide traversal layout of
+// traversal_bvh.h. Stack-based, no recursion, fixed-size local stack (the
+// collapse bounds every path's pushes by its size); runs per ray on the GPU and
+// on the CPU backend alike.
 #pragma once
 
 #include <cmath>
@@ -15,10 +16,6 @@
 #include "engine/math.h"
 
 namespace wf {
-
-// Deepest tree the traversal stack can hold: it pushes at most one node per
-// level, and the builders keep trees shallower than this (bvh_build.h).
-inline constexpr int kTraversalStackSize = 64;
 
 // Per-ray constants of the slab test.
 struct RayBoxQuery {
@@ -85,17 +82,83 @@ WF_HD_INLINE bool intersect_box(const BvhNode& node, const RayBoxQuery& q, float
     return intersect_box(node.lo.x, node.hi.x, node.lo.y, node.hi.y, node.lo.z, node.hi.z, q, t_max, t_entry);
 }
 
-// The two children of a traversal node: which boxes the ray enters before t_max.
+// The children of a traversal node the ray enters before t_max: bit s of the
+// mask for slot s, and per slot a sort key, the entry distance's bits with the
+// slot in the low 3 bits (entry distances are >= 0, so keys order as distances
+// do; clearing 3 low bits only moves a distance down, which culls less), or
+// ~0 for a slot the ray misses.
 struct ChildHits {
-    bool left, right;
-    float t_left, t_right;  // entry distances (meaningful where hit)
+    uint32_t mask;
+    uint32_t key[kTraversalWidth];
 };
+WF_HD_INLINE uint32_t child_key_slot(uint32_t key) { return key & 7u; }
+WF_HD_INLINE float child_key_t(uint32_t key) { return bits_to_float(key & ~7u); }
+
 WF_HD_INLINE ChildHits intersect_children(const TraversalNode& n, const RayBoxQuery& q, float t_max) {
     ChildHits h;
-    h.left = intersect_box(n.left_xy.x, n.left_xy.y, n.left_xy.z, n.left_xy.w, n.z.x, n.z.y, q, t_max, &h.t_left);
-    h.right = intersect_box(n.right_xy.x, n.right_xy.y, n.right_xy.z, n.right_xy.w, n.z.z, n.z.w, q, t_max,
-                            &h.t_right);
+    h.mask = 0;
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+    for (uint32_t s = 0; s < kTraversalWidth; ++s) {
+        float t = 0.0f;
+        const bool hit = intersect_box(n.lo_x[s], n.hi_x[s], n.lo_y[s], n.hi_y[s], n.lo_z[s], n.hi_z[s], q, t_max, &t);
+        h.key[s] = hit ? ((float_to_bits(t) & ~7u) | s) : 0xFFFFFFFFu;
+        h.mask |= hit ? (1u << s) : 0u;
+    }
     return h;
+}
+
+WF_HD_INLINE void compare_swap(uint32_t& a, uint32_t& b) {
+    const uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    a = lo;
+    b = hi;
+}
+// Sorts the keys ascending with an optimal comparator network (Knuth, TAOCP
+// 5.3.4: 5 comparators for 4 keys, 19 for 8): no branches, every index
+// constant, so the keys stay in registers.
+WF_HD_INLINE void sort4(uint32_t* k) {
+    compare_swap(k[0], k[1]); compare_swap(k[2], k[3]);
+    compare_swap(k[0], k[2]); compare_swap(k[1], k[3]);
+    compare_swap(k[1], k[2]);
+}
+WF_HD_INLINE void sort8(uint32_t* k) {
+    compare_swap(k[0], k[2]); compare_swap(k[1], k[3]); compare_swap(k[4], k[6]); compare_swap(k[5], k[7]);
+    compare_swap(k[0], k[4]); compare_swap(k[1], k[5]); compare_swap(k[2], k[6]); compare_swap(k[3], k[7]);
+    compare_swap(k[0], k[1]); compare_swap(k[2], k[3]); compare_swap(k[4], k[5]); compare_swap(k[6], k[7]);
+    compare_swap(k[2], k[4]); compare_swap(k[3], k[5]);
+    compare_swap(k[1], k[4]); compare_swap(k[3], k[6]);
+    compare_swap(k[1], k[2]); compare_swap(k[3], k[4]); compare_swap(k[5], k[6]);
+}
+WF_HD_INLINE void sort_child_keys(uint32_t* k) {
+    if constexpr (kTraversalWidth == 4) sort4(k);
+    else sort8(k);
+}
+
+// n.child[slot] through selects, so the node stays in registers (an indexed
+// read of a local array would go through memory on the GPU).
+WF_HD_INLINE uint32_t child_in_slot(const TraversalNode& n, uint32_t slot) {
+    uint32_t r = n.child[0];
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+    for (uint32_t s = 1; s < kTraversalWidth; ++s) r = slot == s ? n.child[s] : r;
+    return r;
+}
+
+WF_HD_INLINE int popcount32(uint32_t x) {
+#if WF_DEVICE_CODE
+    return __popc(x);
+#else
+    return __builtin_popcount(x);
+#endif
+}
+WF_HD_INLINE uint32_t lowest_set_bit(uint32_t x) {
+#if WF_DEVICE_CODE
+    return uint32_t(__ffs(int(x)) - 1);
+#else
+    return uint32_t(__builtin_ctz(x));
+#endif
 }
 
 // One primitive of a leaf against the ray (intersect.h's tests, on the copied
@@ -138,18 +201,8 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     for (;;) {
         while (!is_leaf_ref(ref)) {
             const TraversalNode n = load_traversal_node(g.traversal_nodes, ref);
-            const ChildHits h = intersect_children(n, q, best.t);
-            if (h.left && h.right) {
-                const bool left_first = h.t_left <= h.t_right;
-                if (sp < kTraversalStackSize) {  // never full for builder-made trees
-                    stack_ref[sp] = left_first ? n.right : n.left;
-                    stack_t[sp] = left_first ? h.t_right : h.t_left;
-                    ++sp;
-                }
-                ref = left_first ? n.left : n.right;
-            } else if (h.left || h.right) {
-                ref = h.left ? n.left : n.right;
-            } else {
+            ChildHits h = intersect_children(n, q, best.t);
+            if (h.mask == 0) {
                 // Pop the next node that can still hold a closer hit.
                 for (;;) {
                     if (sp == 0) return best;
@@ -157,7 +210,25 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
                     if (stack_t[sp] <= best.t * slack) break;
                 }
                 ref = stack_ref[sp];
+                continue;
             }
+            // Nearest child next; the others pushed farthest first, so that they
+            // pop nearest first. collect_children keeps sp within the stack for
+            // every tree within kBvhMaxDepth (the renderer's); deeper trees (only
+            // tests traverse them) drop what does not fit, never write past it.
+            const int hits = popcount32(h.mask);
+            sort_child_keys(h.key);
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+            for (int i = int(kTraversalWidth) - 1; i >= 1; --i) {
+                if (i < hits && sp < kTraversalStackSize) {  // never full within kBvhMaxDepth
+                    stack_ref[sp] = child_in_slot(n, child_key_slot(h.key[i]));
+                    stack_t[sp] = child_key_t(h.key[i]);
+                    ++sp;
+                }
+            }
+            ref = child_in_slot(n, child_key_slot(h.key[0]));
         }
         const uint32_t first = leaf_ref_first(ref), end = first + leaf_ref_count(ref);
         for (uint32_t i = first; i < end; ++i)
@@ -184,19 +255,21 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
     int sp = 0;
     uint32_t ref = 0;
     Hit scratch;
-    // While-while, as intersect_closest.
+    // While-while, as intersect_closest; children in slot order.
     for (;;) {
         while (!is_leaf_ref(ref)) {
             const TraversalNode n = load_traversal_node(g.traversal_nodes, ref);
-            const ChildHits h = intersect_children(n, q, t_max);
-            if (h.left && h.right) {
-                if (sp < kTraversalStackSize) stack[sp++] = n.right;
-                ref = n.left;
-            } else if (h.left || h.right) {
-                ref = h.left ? n.left : n.right;
-            } else {
+            uint32_t mask = intersect_children(n, q, t_max).mask;
+            if (mask == 0) {
                 if (sp == 0) return false;
                 ref = stack[--sp];
+                continue;
+            }
+            ref = child_in_slot(n, lowest_set_bit(mask));
+            mask &= mask - 1u;
+            while (mask != 0) {
+                if (sp < kTraversalStackSize) stack[sp++] = child_in_slot(n, lowest_set_bit(mask));
+                mask &= mask - 1u;
             }
         }
         const uint32_t first = leaf_ref_first(ref), end = first + leaf_ref_count(ref);

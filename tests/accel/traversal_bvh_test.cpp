@@ -1,8 +1,12 @@
-// The traversal layout (accel/traversal_bvh.h) against the flat tree it is
-// converted from: the same boxes, children and leaf primitives, the root first
-// wherever the builder put its children, and single-leaf and empty trees.
+// The 8-wide traversal layout (accel/traversal_bvh.h) against the flat tree it
+// is collapsed from and the primitives themselves: every leaf once, every
+// child box holding the primitives below it (and no more), the stack bound on
+// a tree as deep as the builders allow, the sorting networks, and single-leaf
+// and empty trees.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "accel/traversal_bvh_build.h"
@@ -17,60 +21,86 @@ struct Box {
     Vec3f lo, hi;
 };
 
-Box left_box(const TraversalNode& n) {
-    return {{n.left_xy.x, n.left_xy.z, n.z.x}, {n.left_xy.y, n.left_xy.w, n.z.y}};
+// The box traversal sees in slot s of n.
+Box slot_box(const TraversalNode& n, uint32_t s) {
+    return {{n.lo_x[s], n.lo_y[s], n.lo_z[s]}, {n.hi_x[s], n.hi_y[s], n.hi_z[s]}};
 }
-Box right_box(const TraversalNode& n) {
-    return {{n.right_xy.x, n.right_xy.z, n.z.z}, {n.right_xy.y, n.right_xy.w, n.z.w}};
-}
-
-void expect_box(const Box& b, const BvhNode& flat) {
-    EXPECT_EQ(b.lo.x, flat.lo.x);
-    EXPECT_EQ(b.lo.y, flat.lo.y);
-    EXPECT_EQ(b.lo.z, flat.lo.z);
-    EXPECT_EQ(b.hi.x, flat.hi.x);
-    EXPECT_EQ(b.hi.y, flat.hi.y);
-    EXPECT_EQ(b.hi.z, flat.hi.z);
+bool slot_is_empty(const TraversalNode& n, uint32_t s) {
+    const Box b = slot_box(n, s);
+    return b.lo.x > b.hi.x && b.lo.y > b.hi.y && b.lo.z > b.hi.z;
 }
 
-// Walks the flat tree and the traversal tree together from their roots: every
-// child box, leaf range and leaf primitive must match, and every traversal
-// node must be reached exactly once.
-void expect_same_tree(const TestScene& s, const TraversalArrays& t) {
-    const std::vector<BvhNode>& flat = s.bvh.nodes;
-    ASSERT_GT(flat.size(), 1u);
-    ASSERT_EQ(t.nodes.size(), (flat.size() - 1) / 2);
-    std::vector<int> reached(t.nodes.size(), 0);
-    struct Pair {
-        uint32_t flat, traversal;
-    };
-    std::vector<Pair> todo{{0, 0}};
-    size_t leaf_prims = 0;
-    while (!todo.empty()) {
-        const Pair p = todo.back();
-        todo.pop_back();
-        ASSERT_LT(p.traversal, t.nodes.size());
-        ++reached[p.traversal];
-        const TraversalNode& n = t.nodes[p.traversal];
-        const uint32_t kids[2] = {flat[p.flat].first, flat[p.flat].first + 1};
-        const uint32_t refs[2] = {n.left, n.right};
-        expect_box(left_box(n), flat[kids[0]]);
-        expect_box(right_box(n), flat[kids[1]]);
-        for (int k = 0; k < 2; ++k) {
-            const BvhNode& c = flat[kids[k]];
-            if (c.count == 0) {
-                ASSERT_FALSE(is_leaf_ref(refs[k]));
-                todo.push_back({kids[k], refs[k]});
-                continue;
-            }
-            ASSERT_TRUE(is_leaf_ref(refs[k]));
-            EXPECT_EQ(leaf_ref_first(refs[k]), c.first);
-            EXPECT_EQ(leaf_ref_count(refs[k]), c.count);
-            leaf_prims += c.count;
-        }
+Box prim_box(const LeafPrim& p, uint32_t num_triangles) {
+    if (float_to_bits(p.a.w) < num_triangles) {
+        const Vec3f a(p.a.x, p.a.y, p.a.z), b(p.b.x, p.b.y, p.b.z), c(p.c.x, p.c.y, p.c.z);
+        return {min(a, min(b, c)), max(a, max(b, c))};
     }
+    const Vec3f c(p.a.x, p.a.y, p.a.z);
+    return {c - Vec3f(p.b.x), c + Vec3f(p.b.x)};
+}
+
+struct WalkFigures {
+    size_t interior = 0, children = 0, leaf_prims = 0;
+    int max_pushes = 0;  // over root-to-leaf paths, the sum of (children - 1)
+};
+
+// Walks the traversal tree from the root. Checks that every node is reached
+// once, that each child's box holds the boxes of all primitives below it, that
+// it is no looser than float rounding, and that the
+// leaf ranges cover the leaf primitives exactly once. Returns the union box of
+// the primitives below `ref`.
+Box walk(const TraversalArrays& t, uint32_t num_triangles, uint32_t ref, int pushes, std::vector<int>& reached,
+         std::vector<int>& prim_seen, WalkFigures& f) {
+    Box all{Vec3f(kInfinity), Vec3f(-kInfinity)};
+    if (is_leaf_ref(ref)) {
+        for (uint32_t i = leaf_ref_first(ref); i < leaf_ref_first(ref) + leaf_ref_count(ref); ++i) {
+            EXPECT_LT(i, t.prims.size());
+            if (i >= t.prims.size()) return all;
+            ++prim_seen[i];
+            const Box b = prim_box(t.prims[i], num_triangles);
+            all = {min(all.lo, b.lo), max(all.hi, b.hi)};
+        }
+        f.max_pushes = std::max(f.max_pushes, pushes);
+        return all;
+    }
+    EXPECT_LT(ref, t.nodes.size());
+    if (ref >= t.nodes.size()) return all;
+    ++reached[ref];
+    const TraversalNode& n = t.nodes[ref];
+    uint32_t count = 0;
+    while (count < kTraversalWidth && !slot_is_empty(n, count)) ++count;
+    for (uint32_t s = count; s < kTraversalWidth; ++s) EXPECT_TRUE(slot_is_empty(n, s)) << "slot " << s;
+    ++f.interior;
+    f.children += count;
+    for (uint32_t s = 0; s < count; ++s) {
+        const Box below = walk(t, num_triangles, n.child[s], pushes + int(count) - 1, reached, prim_seen, f);
+        const Box seen = slot_box(n, s);
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_LE(seen.lo[a], below.lo[a]) << "node " << ref << " slot " << s << " axis " << a;
+            EXPECT_GE(seen.hi[a], below.hi[a]) << "node " << ref << " slot " << s << " axis " << a;
+            // The builder's box is the primitives' box: a copy of it is no looser
+            // than float rounding of a sphere's centre +- radius.
+            const float spacing = (std::fabs(below.hi[a]) + std::fabs(below.lo[a])) * 2.4e-7f;
+            EXPECT_GE(seen.lo[a], below.lo[a] - spacing) << "loose: node " << ref << " slot " << s;
+            EXPECT_LE(seen.hi[a], below.hi[a] + spacing) << "loose: node " << ref << " slot " << s;
+        }
+        all = {min(all.lo, below.lo), max(all.hi, below.hi)};
+    }
+    return all;
+}
+
+WalkFigures expect_sound_tree(const TestScene& s, const TraversalArrays& t) {
+    WalkFigures f;
+    std::vector<int> reached(t.nodes.size(), 0), prim_seen(t.prims.size(), 0);
+    walk(t, uint32_t(s.triangles.size()), 0u, 0, reached, prim_seen, f);
     for (size_t i = 0; i < reached.size(); ++i) EXPECT_EQ(reached[i], 1) << "traversal node " << i;
-    EXPECT_EQ(leaf_prims, s.bvh.prim_index.size());
+    for (size_t i = 0; i < prim_seen.size(); ++i) EXPECT_EQ(prim_seen[i], 1) << "leaf primitive " << i;
+    EXPECT_LE(f.max_pushes, kTraversalStackSize);
+    return f;
+}
+
+// The leaf primitives are the builder's prim_index, copied in order.
+void expect_leaf_prims_copied(const TestScene& s, const TraversalArrays& t) {
     ASSERT_EQ(t.prims.size(), s.bvh.prim_index.size());
     for (size_t i = 0; i < t.prims.size(); ++i) {
         const uint32_t prim = s.bvh.prim_index[i];
@@ -89,15 +119,61 @@ void expect_same_tree(const TestScene& s, const TraversalArrays& t) {
     }
 }
 
-TEST(TraversalBvh, MatchesTheBuildersFlatTree) {
+TEST(TraversalBvh, CollapsedTreeHoldsEveryPrimitiveOnceInTightBoxes) {
     const TestScene s = test::random_soup(11, 4000, 500, {}, 10.0f);
-    expect_same_tree(s, make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres));
+    const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
+    const WalkFigures f = expect_sound_tree(s, t);
+    expect_leaf_prims_copied(s, t);
+    // The greedy collapse fills nodes: most of them full.
+    const size_t flat_interior = (s.bvh.nodes.size() - 1) / 2;
+    std::printf("flat interior nodes %zu, traversal nodes %zu, mean width %.2f, deepest stack %d\n", flat_interior,
+                t.nodes.size(), double(f.children) / double(f.interior), f.max_pushes);
+    EXPECT_GT(double(f.children) / double(f.interior), 0.6 * kTraversalWidth);
 }
 
-// Three triangles along x, and a flat tree whose root's children are not in
-// slots 1 and 2 (the GPU builder numbers pairs by its own ranks): the root must
-// still become traversal node 0, and traversal must find what brute force finds.
-TEST(TraversalBvh, RootIsNodeZeroWhereverItsChildrenAre) {
+// A flat tree as deep as the builders allow (kBvhMaxDepth): a chain in which
+// every interior node has a leaf and the next interior node as children. The
+// collapse must keep every path's pushes within the traversal stack, and
+// traversal must find every triangle.
+TEST(TraversalBvh, DeepestFlatTreeFitsTheStack) {
+    TestScene s;
+    const uint32_t depth = kBvhMaxDepth;
+    for (uint32_t i = 0; i <= depth; ++i) {
+        const float x = float(i);
+        s.triangles.push_back(Triangle{{x, -1, 0}, {x + 0.5f, -1, 0}, {x, 1, 0}});
+    }
+    s.prims.resize(s.triangles.size());
+    // node 0 = root; interior node at depth d is node 2d - 1 (d > 0) with children
+    // 2d + 1 (leaf of triangle d) and 2d + 2 (next interior, or the last leaf).
+    s.bvh.nodes.clear();
+    auto box_from = [&](uint32_t first_tri) {
+        return std::pair<Vec3f, Vec3f>{Vec3f(float(first_tri), -1, 0), Vec3f(float(depth) + 0.5f, 1, 0)};
+    };
+    s.bvh.nodes.resize(2 * depth + 1);
+    for (uint32_t d = 0; d < depth; ++d) {
+        const uint32_t self = d == 0 ? 0 : 2 * d;
+        const auto [lo, hi] = box_from(d);
+        s.bvh.nodes[self] = BvhNode{lo, 2 * d + 1, hi, 0};
+        s.bvh.nodes[2 * d + 1] = BvhNode{Vec3f(float(d), -1, 0), d, Vec3f(float(d) + 0.5f, 1, 0), 1};
+    }
+    s.bvh.nodes[2 * depth] = BvhNode{Vec3f(float(depth), -1, 0), depth, Vec3f(float(depth) + 0.5f, 1, 0), 1};
+    s.bvh.prim_index.resize(depth + 1);
+    for (uint32_t i = 0; i <= depth; ++i) s.bvh.prim_index[i] = i;
+    const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
+    const WalkFigures f = expect_sound_tree(s, t);
+    std::printf("chain of depth %u: %zu traversal nodes, deepest stack %d of %d\n", depth, t.nodes.size(),
+                f.max_pushes, kTraversalStackSize);
+    const GeometryView g = s.view();
+    for (uint32_t i = 0; i <= depth; ++i) {
+        const Ray ray{{float(i) + 0.1f, 0.0f, 5.0f}, {0.0f, 0.0f, -1.0f}};
+        EXPECT_EQ(intersect_closest(g, ray, kInfinity).prim, i);
+        EXPECT_TRUE(intersect_any(g, ray, 6.0f));
+    }
+}
+
+// A flat tree whose root's children are not in slots 1 and 2 (the GPU builder
+// numbers pairs by its own ranks): traversal must find what brute force finds.
+TEST(TraversalBvh, RootChildrenAnywhereInTheFlatTree) {
     TestScene s;
     for (int i = 0; i < 3; ++i) {
         const float x = float(3 * i);
@@ -113,9 +189,8 @@ TEST(TraversalBvh, RootIsNodeZeroWhereverItsChildrenAre) {
                    BvhNode{{6, -1, 0}, 2, {7, 1, 0}, 1}};
     s.bvh.prim_index = {0, 1, 2};
     const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
-    expect_same_tree(s, t);
-    EXPECT_FALSE(is_leaf_ref(t.nodes[0].left));  // node 0 holds the root's children (3, 4)
-    EXPECT_TRUE(is_leaf_ref(t.nodes[0].right));
+    expect_sound_tree(s, t);
+    ASSERT_EQ(t.nodes.size(), 1u);  // the three leaves collapse into the root
     const GeometryView g = s.view();
     for (int i = 0; i < 3; ++i) {
         const Ray ray{{float(3 * i) + 0.25f, 0.0f, 5.0f}, {0.0f, 0.0f, -1.0f}};
@@ -127,7 +202,7 @@ TEST(TraversalBvh, RootIsNodeZeroWhereverItsChildrenAre) {
     }
 }
 
-TEST(TraversalBvh, SingleLeafTreeGetsAnEmptySecondChild) {
+TEST(TraversalBvh, SingleLeafTreeIsARootWithOneChild) {
     TestScene s;
     s.triangles.push_back(Triangle{{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
     s.spheres.push_back(Sphere{{5, 0, 0}, 1.0f});
@@ -135,20 +210,52 @@ TEST(TraversalBvh, SingleLeafTreeGetsAnEmptySecondChild) {
     ASSERT_EQ(s.bvh.nodes.size(), 1u);
     const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
     ASSERT_EQ(t.nodes.size(), 1u);
-    EXPECT_TRUE(is_leaf_ref(t.nodes[0].left));
-    EXPECT_EQ(leaf_ref_count(t.nodes[0].left), 2u);
-    const Box empty = right_box(t.nodes[0]);
-    EXPECT_GT(empty.lo.x, empty.hi.x);
+    expect_sound_tree(s, t);
+    EXPECT_TRUE(is_leaf_ref(t.nodes[0].child[0]));
+    EXPECT_EQ(leaf_ref_count(t.nodes[0].child[0]), 2u);
+    for (uint32_t slot = 1; slot < kTraversalWidth; ++slot) EXPECT_TRUE(slot_is_empty(t.nodes[0], slot));
     const GeometryView g = s.view();
     EXPECT_EQ(intersect_closest(g, Ray{{0, 0, 3}, {0, 0, -1}}, kInfinity).prim, 0u);
     EXPECT_EQ(intersect_closest(g, Ray{{5, 0, 3}, {0, 0, -1}}, kInfinity).prim, 1u);
     EXPECT_FALSE(intersect_closest(g, Ray{{9, 0, 3}, {0, 0, -1}}, kInfinity).found());
 }
 
+TEST(TraversalBvh, EmptySceneHasNoEnterableChild) {
+    TestScene s;
+    s.build();
+    const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
+    ASSERT_EQ(t.nodes.size(), 1u);
+    for (uint32_t slot = 0; slot < kTraversalWidth; ++slot) EXPECT_TRUE(slot_is_empty(t.nodes[0], slot));
+}
+
+template <int N>
+void expect_network_sorts(void (*sort)(uint32_t*)) {
+    // 0-1 principle: a comparator network that sorts every 0/1 input sorts all.
+    for (uint32_t bits = 0; bits < (1u << N); ++bits) {
+        uint32_t k[N];
+        for (int i = 0; i < N; ++i) k[i] = (bits >> i) & 1u;
+        sort(k);
+        for (int i = 1; i < N; ++i) ASSERT_LE(k[i - 1], k[i]) << "input " << bits;
+    }
+    test::Random rng(9);
+    for (int trial = 0; trial < 1000; ++trial) {
+        uint32_t k[N], ref[N];
+        for (int i = 0; i < N; ++i) ref[i] = k[i] = uint32_t(rng.uniform(0.0f, 1e6f));
+        sort(k);
+        std::sort(ref, ref + N);
+        for (int i = 0; i < N; ++i) ASSERT_EQ(k[i], ref[i]);
+    }
+}
+
+TEST(TraversalBvh, SortingNetworksSortEveryInput) {
+    expect_network_sorts<4>(sort4);
+    expect_network_sorts<8>(sort8);
+}
+
 TEST(TraversalBvh, LeafReferencesRoundTrip) {
     for (uint32_t first : {0u, 1u, 12345u, kMaxTraversalPrims - 1})
         for (uint32_t count = 1; count <= 8; ++count) {
-            const uint32_t ref = child_ref(BvhNode{Vec3f(0.0f), first, Vec3f(1.0f), count}, 0);
+            const uint32_t ref = make_leaf_ref(first, count);
             ASSERT_TRUE(is_leaf_ref(ref));
             EXPECT_EQ(leaf_ref_first(ref), first);
             EXPECT_EQ(leaf_ref_count(ref), count);
