@@ -93,14 +93,9 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
             const Material& m = scene.materials[i];
             if (m.type == MaterialType::SmallVcm) continue;
             if (m.type == MaterialType::GltfPbr) {
-                // MASK cuts a surface out where alpha is below the cutoff: sub-paths pass
-                // through there as through a delta vertex (wavefront/stages/vcm_vertex.h).
-                // BLEND's partial coverage would make every vertex a mixture of that delta
-                // and the surface, which the connection and merging weights do not model.
-                if (m.pbr.alpha_mode == AlphaMode::Blend)
-                    return "/materials: material '" + material_name(scene, i) +
-                           "' has glTF alphaMode BLEND (partial coverage), which only pt renders; use pt "
-                           "(alphaMode MASK renders on every integrator)";
+                // alphaMode MASK and BLEND render here: a point of coverage a is the mixture
+                // of the surface's BSDF (times a) and a delta pass-through
+                // (wavefront/stages/vcm_vertex.h, materials/coverage_bsdf.h).
                 // Beer-Lambert absorption is applied by pt's shade_surface alone.
                 if (max_component(m.pbr.sigma_a) > 0.0f)
                     return "/materials: material '" + material_name(scene, i) +

@@ -20,7 +20,8 @@ inline constexpr uint32_t kLightPick = 4;            // next-event estimation: w
 inline constexpr uint32_t kLightU = 5, kLightV = 6;  // next-event estimation: point on the light
 inline constexpr uint32_t kBsdfU = 7, kBsdfV = 8, kBsdfLobe = 9;  // BSDF sample
 inline constexpr uint32_t kRoulette = 10;            // Russian roulette
-inline constexpr uint32_t kOpacity = 11;             // glTF alpha: whether the path passes through
+inline constexpr uint32_t kOpacity = 11;             // glTF alpha: whether the path passes through (pt: camera
+                                                     // stream; the bidirectional family: both)
 
 inline constexpr uint32_t kLastDimension = kOpacity;
 static_assert(kLastDimension < kRngMaxDimensions, "a dimension must fit the RNG key's dimension bits");

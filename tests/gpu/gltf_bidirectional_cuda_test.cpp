@@ -1,4 +1,4 @@
-// CPU vs GPU for the bidirectional family on glTF materials (the SurfaceBsdf instantiation
+// CPU vs GPU for the bidirectional family on glTF materials (the CoverageBsdf instantiation
 // of their stages, light vertices rebuilt from primitive and barycentrics, textures and
 // normal maps looked up on the device): a smooth-normal gold sphere on a normal-mapped,
 // textured floor (tests/wavefront/gltf_bidirectional_scenes.h). As in
@@ -67,6 +67,29 @@ TEST(GltfBidirectionalCpuGpuAgreement, AlphaMaskedSpherePerSeed) {
         test::EstimatorSpec gpu{integrator, BackendKind::Cuda, 32, 0, 0.01f};
         expect_same_seed_agrees(scene, cpu, gpu, opt, "masked sphere");
     }
+}
+
+// glTF alpha BLEND in the bidirectional stages on the device (CoverageBsdf's a f at every
+// vertex, blend_pass_through in scatter, shade_light and ppm's scatter, light vertices
+// rebuilt with their coverage): the spheres of coverage 0.4 and of a textured coverage
+// of gltf_bidirectional_test.cpp, one seed on both backends.
+TEST(GltfBidirectionalCpuGpuAgreement, AlphaBlendedSpherePerSeed) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::AgreementOptions opt;
+    opt.size = 64;
+    opt.max_depth = 6;
+    const HostScene blended = test::sphere_scene("blended_sphere_gpu", test::blended(0.4));
+    for (const char* integrator : {"vcm", "bpt", "bpm", "ppm", "lt"}) {
+        test::EstimatorSpec cpu{integrator, BackendKind::Cpu, 32, 0, 0.01f};
+        test::EstimatorSpec gpu{integrator, BackendKind::Cuda, 32, 0, 0.01f};
+        expect_same_seed_agrees(blended, cpu, gpu, opt, "blended sphere");
+    }
+    test::GltfDoc doc(false);
+    const nlohmann::json striped = test::blended_stripes(doc);
+    const HostScene textured = test::sphere_scene("striped_sphere_gpu", striped, nullptr, &doc);
+    test::EstimatorSpec cpu{"vcm", BackendKind::Cpu, 32, 0, 0.01f};
+    test::EstimatorSpec gpu{"vcm", BackendKind::Cuda, 32, 0, 0.01f};
+    expect_same_seed_agrees(textured, cpu, gpu, opt, "texture-blended sphere");
 }
 
 }  // namespace

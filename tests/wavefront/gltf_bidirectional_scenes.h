@@ -100,6 +100,33 @@ inline json masked_checker(GltfDoc& d) {
     return m;
 }
 
+// A white diffuse material that glTF alpha BLEND covers with `alpha` (the base colour
+// factor's), double-sided: on the UV sphere, a ball that lets a share 1 - alpha of the
+// paths through at every point.
+inline json blended(double alpha) {
+    json m = diffuse(0.9, 0.9, 0.9);
+    m["pbrMetallicRoughness"]["baseColorFactor"] = {0.9, 0.9, 0.9, alpha};
+    m["alphaMode"] = "BLEND";
+    m["doubleSided"] = true;
+    return m;
+}
+
+// As blended(), the coverage from a 4 x 4 base colour texture whose alpha runs over
+// 0.16 .. 0.86 in diagonal stripes (filtered bilinearly, it varies within every texel),
+// and single-sided: inside the ball its BSDF is black, so paths reaching the inner side
+// pass through with probability 1 - alpha and end otherwise.
+inline json blended_stripes(GltfDoc& d) {
+    std::vector<uint8_t> texels;
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) texels.insert(texels.end(), {230, 230, 230, uint8_t(40 + 60 * ((x + 2 * y) % 4))});
+    const int stripes = d.texture(d.image(png_rgba(4, 4, texels)));
+    json m = blended(1.0);
+    m["pbrMetallicRoughness"]["baseColorFactor"] = {1, 1, 1, 1};
+    m["pbrMetallicRoughness"]["baseColorTexture"] = {{"index", stripes}};
+    m["doubleSided"] = false;
+    return m;
+}
+
 // The scene: sphere (material `sphere`), floor at y = -1 (material `floor`, 6 x 6), and an
 // emissive 1.5 x 1.5 square at y = 2.5 facing down, out of the camera's view.
 // `doc`: a document that already holds the floor's images and textures, or null.

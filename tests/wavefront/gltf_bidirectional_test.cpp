@@ -17,7 +17,7 @@
 // Checked by breaking the code: without the adjoint correction lt fails (a) and (b)
 // (means +2.1% and +3.6%, differences 1.6x and 2.2x the noise), and so does the adjoint
 // unit test below; without merging's |wi.ns| / |wi.ng| bpm fails them (1.5x, 1.9x).
-// Also: what each integrator refuses (alpha BLEND, ppm's smooth glTF materials).
+// Also: what each integrator refuses (absorbing volumes, ppm's smooth glTF materials).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -174,6 +174,65 @@ TEST(GltfBidirectionalCpu, AlphaMaskedSphereAllEstimatorsAgreeWithPt) {  // ~10 
     check_against_pt(sphere_scene("masked_sphere", holed, nullptr, &doc), "alpha-masked sphere", t);
 }
 
+// ---- (e) alpha BLEND -----------------------------------------------------------------------------
+// A sphere that glTF alpha BLEND covers with a = 0.4 everywhere, and one whose coverage a
+// texture varies over 0.16 .. 0.86 (test::blended, test::blended_stripes). A point of the
+// sphere is the mixture a f + (1 - a) delta_pass (wavefront/stages/vcm_vertex.h): light
+// vertices are stored at every hit, next-event estimation, connections and merges see a f
+// with pdfs a pdf_f (materials/coverage_bsdf.h), and the sub-paths pass through with
+// probability 1 - a. bpt, vcm, bpm and ppm must converge to pt's image (pt decides first
+// and then sees the surface opaque, or not at all). lt only off the sphere: what the camera
+// sees through it lies behind a delta vertex next to the camera, as with MASK. The textured
+// sphere is single-sided: inside it f is black and paths pass with probability 1 - a.
+// Checked by breaking the code (channel means against pt, sphere of 0.4 / textured sphere;
+// gltf_blend_furnace_test.cpp caught every break but the last two, too):
+//  - a left out of the BSDF value that connections and merges evaluate: bpt, vcm, bpm, ppm
+//    +34% / +16-18%;
+//  - light vertices rebuilt without their coverage (light_vertex_bsdf): bpt +7.0%, vcm
+//    +5.5% / +1.8%, +1.9%;
+//  - a left out of the pdfs that connections and merges evaluate (the recurrences keeping
+//    it): bpt -2.6%, vcm -4.9%, bpm -5.0% / -2.0 to -2.2%; left out of the recurrences only
+//    (scatter's sampled pdfs): bpt +3.3%, vcm +3.1%, bpm +3.8% / +0.9 to +1.2%; left out of
+//    both alike: no bias (the weights still sum to one), as expected;
+//  - light vertices stored only where the light path does not pass through: bpm -15%, ppm
+//    -12%, vcm -5.7%, bpt -3.2% / bpm -7.5%, ppm -6.1%; pt's way (decide at the hit, then
+//    opaque) for both sub-paths: bpm -14%, ppm -12% / -7.1%, -6.0% (bpt and vcm within);
+//  - the back of the single-sided sphere ending paths instead of passing 1 - a: -26 to
+//    -28% on the textured sphere, every estimator.
+
+// Pixels none of whose 3x3 rays passes within 1.05 of the sphere's centre: 1, others 0.
+test::PixelMask off_sphere(const HostScene& scene, uint32_t size) {
+    Camera cam = scene.camera.build(size, size);
+    test::PixelMask mask(size_t(size) * size, 1);
+    for (uint32_t y = 0; y < size; ++y)
+        for (uint32_t x = 0; x < size; ++x)
+            for (int k = 0; k < 9; ++k) {
+                Ray r = cam.generate_ray(float(x) + 0.5f * float(k % 3), float(y) + 0.5f * float(k / 3), 0.5f, 0.5f);
+                if (length(r.origin - dot(r.origin, r.dir) * r.dir) <= 1.05f) mask[y * size + x] = 0;
+            }
+    return mask;
+}
+
+void check_blended_sphere(const HostScene& scene, const std::string& label) {
+    Tolerances t;
+    t.mean = 0.025;  // as the holed sphere's: light through a surface is noisier
+    t.ppm = true;
+    t.lt = false;
+    check_against_pt(scene, label, t);
+    test::check_estimators_agree(scene, spec("pt", 512), {spec("lt", 128)}, options(t.mean), off_sphere(scene, 32),
+                                 label + ", off the sphere");
+}
+
+TEST(GltfBidirectionalCpu, AlphaBlendedSphereAllEstimatorsAgreeWithPt) {  // ~15 s
+    check_blended_sphere(sphere_scene("blended_sphere", test::blended(0.4)), "alpha-blended sphere (0.4)");
+}
+
+TEST(GltfBidirectionalCpu, TextureBlendedSphereAllEstimatorsAgreeWithPt) {  // ~15 s
+    test::GltfDoc doc(false);
+    const json striped = test::blended_stripes(doc);
+    check_blended_sphere(sphere_scene("striped_sphere", striped, nullptr, &doc), "texture-blended sphere");
+}
+
 // ---- The adjoint BSDF of light paths ----------------------------------------------------------
 // With a shading normal, what a light path scatters from `fix` toward `wi` (f* |wi.ns|) must
 // be what a camera path arriving from `wi` gathers from `fix` (f |fix.ns|), up to the
@@ -229,25 +288,22 @@ HostScene one_gltf_material(const PbrParams& pbr, float ior = 1.5f) {
     return scene;
 }
 
-TEST(GltfBidirectionalIntegrators, RenderOpaqueAndMaskedGltfMaterialsAndRefuseBlend) {
+TEST(GltfBidirectionalIntegrators, RenderOpaqueMaskedAndBlendedGltfMaterials) {
     PbrParams opaque;
     opaque.roughness = 0.5f;
-    for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
-                             IntegratorKind::Bpm, IntegratorKind::Vcm})
-        EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(opaque)), "") << int(k);
     PbrParams mask = opaque, blend = opaque;
     mask.alpha_mode = AlphaMode::Mask;
     blend.alpha_mode = AlphaMode::Blend;
-    EXPECT_EQ(integrator_scene_problem(IntegratorKind::Pt, one_gltf_material(blend)), "");
+    blend.alpha = 0.4f;
     for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
                              IntegratorKind::Bpm, IntegratorKind::Vcm})
-        EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(mask)), "") << int(k);
-    for (IntegratorKind k :
-         {IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm, IntegratorKind::Bpm, IntegratorKind::Vcm}) {
-        const std::string e = integrator_scene_problem(k, one_gltf_material(blend));
-        EXPECT_NE(e.find("material 'paint'"), std::string::npos) << e;
-        EXPECT_NE(e.find("BLEND"), std::string::npos) << e;
-    }
+        for (const PbrParams& p : {opaque, mask, blend})
+            EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(p)), "") << int(k) << " alpha mode " << int(p.alpha_mode);
+    // BLEND does not lift the refusal of absorption (which only pt applies).
+    blend.transmission = 1.0f;
+    blend.thin_walled = 0;
+    blend.sigma_a = Vec3f(0.5f);
+    EXPECT_NE(integrator_scene_problem(IntegratorKind::Vcm, one_gltf_material(blend)).find("absorbs"), std::string::npos);
 }
 
 TEST(GltfBidirectionalIntegrators, OnlyPtRendersAbsorbingVolumes) {

@@ -354,6 +354,25 @@ TEST(VcmMis, SpecularVerticesLeaveWeightsEqualToPdfRatios) {
         }
 }
 
+// A pass-through of glTF alpha is a delta vertex whose outgoing cosine is its arriving one.
+// At a cut-out point the stages apply subpath_after_pass_through in place of the at-hit
+// update; at a partly covered one (BLEND) subpath_at_hit, then subpath_after_specular with
+// the arriving cosine (wavefront/stages/vcm_vertex.h). Both must give the same quantities.
+TEST(VcmMis, PassThroughIsASpecularVertexWithItsArrivingCosine) {
+    Rng rng(7);
+    for (int n = 0; n < 1000; ++n) {
+        const SubpathMis m{float(rng.log_uniform(1e-3, 1e3)), float(rng.log_uniform(1e-3, 1e3)),
+                           float(rng.log_uniform(1e-3, 1e3))};
+        const float distance = float(rng.log_uniform(0.05, 5.0)), cosine = float(rng.uniform(0.02, 1.0));
+        const SubpathMis cut = subpath_after_pass_through(m);
+        const SubpathMis blend = subpath_after_specular(subpath_at_hit(m, distance, cosine, true), cosine);
+        EXPECT_EQ(cut.d_vcm, 0.0f);
+        EXPECT_EQ(blend.d_vcm, 0.0f);
+        EXPECT_NEAR(blend.d_vc, cut.d_vc, 1e-6f * cut.d_vc);
+        EXPECT_NEAR(blend.d_vm, cut.d_vm, 1e-6f * cut.d_vm);
+    }
+}
+
 // The check itself must fail on a wrong weight: dropping the pick probability from the
 // emitter-hit weight (the mistake the issue names) is detected.
 TEST(VcmMis, ReferenceDetectsEmitterHitWeightWithoutPickProbability) {

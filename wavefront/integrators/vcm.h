@@ -23,7 +23,7 @@
 #include "accel/hash_grid.h"
 #include "engine/integrators.h"
 #include "materials/microfacet.h"
-#include "materials/surface_bsdf.h"
+#include "materials/coverage_bsdf.h"
 #include "wavefront/bounce_counters.h"
 #include "wavefront/integrator.h"
 #include "wavefront/stages/accumulate.h"
@@ -228,11 +228,12 @@ private:
 
         const uint32_t light_paths = num_light_paths_ * count;
         // The stages that rebuild BSDFs come in two instantiations (as pt's shade_surface):
-        // the dispatching SurfaceBsdf one only for scenes with glTF materials.
+        // the dispatching one only for scenes with glTF materials, whose BSDF carries the
+        // alpha coverage (CoverageBsdf, materials/coverage_bsdf.h).
         const bool gltf = ctx.scene.has_gltf_materials;
         for (uint32_t offset = 0; offset < light_paths; offset += light_wave_) {
             const uint32_t n = std::min(light_wave_, light_paths - offset);
-            if (gltf) light_wave<SurfaceBsdf>(ctx, offset, n);
+            if (gltf) light_wave<CoverageBsdf>(ctx, offset, n);
             else light_wave<Bsdf>(ctx, offset, n);
         }
         if (techniques_.merge) {
@@ -242,7 +243,7 @@ private:
                 grids_[b].build(backend_, block.position, block.valid, uint32_t(per_iteration), res_.scene.bounds,
                                 it.merge_radius);
                 it.grid = grids_[b].view();
-                if (gltf) gather_merge_vertices<SurfaceBsdf>(backend_, it, block, uint32_t(per_iteration));
+                if (gltf) gather_merge_vertices<CoverageBsdf>(backend_, it, block, uint32_t(per_iteration));
                 else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
             }
         }
@@ -250,7 +251,7 @@ private:
             const uint32_t camera_paths = num_pixels_ * count;
             for (uint32_t offset = 0; offset < camera_paths; offset += camera_wave_) {
                 const uint32_t n = std::min(camera_wave_, camera_paths - offset);
-                if (gltf) camera_wave<SurfaceBsdf>(ctx, offset, n);
+                if (gltf) camera_wave<CoverageBsdf>(ctx, offset, n);
                 else camera_wave<Bsdf>(ctx, offset, n);
             }
         }

@@ -14,7 +14,7 @@
 namespace wf {
 
 // lv: the iteration's block of light vertices (the grid's indices are relative to it).
-// BsdfT: as the integrator picked for the scene; only SurfaceBsdf's merging reads the normal.
+// BsdfT: as the integrator picked for the scene; only the glTF one (CoverageBsdf) reads the normal in merging.
 template <class BsdfT, class Backend>
 void gather_merge_vertices(Backend& backend, const VcmIteration& it, LightVertexView lv, uint32_t num_entries) {
     const HashGridView grid = it.grid;

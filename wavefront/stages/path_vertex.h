@@ -2,9 +2,11 @@
 // rebuilt from its state record by each stage that works on it (cheaper than
 // storing it): the hit point with its error bound, the primitive's record and the BSDF.
 //
-// Two BSDF types: `Bsdf` (SmallVCM's model and the rtiow lobes, what the bidirectional
-// family renders) and `SurfaceBsdf` (any material type, glTF's included, with shading
-// normals and textures: what pt renders). The vertex is the same otherwise.
+// Three BSDF types: `Bsdf` (SmallVCM's model and the rtiow lobes, the lean instantiation
+// of every integrator), `SurfaceBsdf` (any material type, glTF's included, with shading
+// normals and textures: what pt renders glTF scenes with) and `CoverageBsdf` (SurfaceBsdf
+// times the glTF alpha coverage: what the bidirectional family renders them with,
+// materials/coverage_bsdf.h). The vertex is the same otherwise.
 #pragma once
 
 #include <type_traits>
@@ -12,6 +14,7 @@
 #include "accel/shading_attributes.h"
 #include "accel/surface.h"
 #include "materials/bsdf.h"
+#include "materials/coverage_bsdf.h"
 #include "materials/pbr_material.h"
 #include "materials/surface_bsdf.h"
 #include "wavefront/scene_view.h"
@@ -57,8 +60,12 @@ WF_HD_INLINE SubpathVertexOf<BsdfT> subpath_vertex(const SceneView& scene, const
     const Material& m = scene.materials[v.info.material];
     if constexpr (std::is_same_v<BsdfT, Bsdf>) {
         v.bsdf = Bsdf::make(m, ray.dir, v.sp.ng, camera_path);
-    } else {
+    } else if constexpr (std::is_same_v<BsdfT, SurfaceBsdf>) {
         v.bsdf = surface_bsdf(scene, m, v.info, ray, hit, v.sp, camera_path, &v.opacity);
+    } else {
+        static_assert(std::is_same_v<BsdfT, CoverageBsdf>, "a vertex's BSDF is Bsdf, SurfaceBsdf or CoverageBsdf");
+        const SurfaceBsdf b = surface_bsdf(scene, m, v.info, ray, hit, v.sp, camera_path, &v.opacity);
+        v.bsdf = CoverageBsdf::make(b, v.opacity);
     }
     return v;
 }

@@ -13,11 +13,16 @@
 namespace wf {
 
 // Samples the next direction of a sub-path (camera or light) at vertex v, with Russian
-// roulette, and updates its throughput, MIS and ray. False when the path ends.
+// roulette, and updates its throughput, MIS and ray. False when the path ends. At a point
+// glTF alpha BLEND covers in part, the pass-through first (vcm_vertex.h), then the lobes.
 template <class BsdfT, class PathView>
 WF_HD_INLINE bool scatter_subpath(const VcmWeights& weights, const PathView& p, uint32_t slot,
                                   const SubpathVertexOf<BsdfT>& v,
                                   const PathRng& rng, bool* specular) {
+    if (blend_pass_through(p, slot, v, rng)) {
+        *specular = true;
+        return true;
+    }
     const BsdfT& bsdf = v.bsdf;
     BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
     if (is_black(s.factor)) return false;
@@ -46,15 +51,15 @@ void shade_light(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathVie
         const uint32_t length = p.path_length[slot];
         if (length + 2 > ctx.max_path_length) return;
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, false);
-        if (v.opacity == 0.0f) {  // cut out by glTF alpha MASK (store_light_vertex updated the MIS)
+        const PathRng rng = ctx.light_rng(p.path[slot], length);
+        if (passes_through_at_hit(v, rng)) {  // store_light_vertex updated the MIS
             pass_through_ray(p, slot, v.sp);
             p.alive[slot] = 1;
             return;
         }
         if (!v.bsdf.is_valid()) return;
         bool specular;
-        if (scatter_subpath(ctx.iteration_of_light_path(p.path[slot]).weights, p, slot, v,
-                            ctx.light_rng(p.path[slot], length), &specular))
+        if (scatter_subpath(ctx.iteration_of_light_path(p.path[slot]).weights, p, slot, v, rng, &specular))
             p.alive[slot] = 1;
     });
 }

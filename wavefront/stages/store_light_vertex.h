@@ -1,7 +1,8 @@
 // Stage `store_light_vertex`: at each light sub-path hit, completes the MIS
 // quantities for the segment just traced (eqs. 31-36 of the tech. report) and,
 // where the BSDF has a non-delta lobe, stores the vertex in the light path's
-// range of the flat light-vertex buffer.
+// range of the flat light-vertex buffer: at a point glTF alpha BLEND covers in part
+// too, whichever way shade_light continues from it (vcm_vertex.h).
 #pragma once
 
 #include "wavefront/queues.h"
@@ -10,18 +11,18 @@
 
 namespace wf {
 
-// BsdfT: Bsdf or SurfaceBsdf, as the integrator picks for the scene (wavefront/integrators/vcm.h).
+// BsdfT: Bsdf or CoverageBsdf, as the integrator picks for the scene (wavefront/integrators/vcm.h).
 template <class BsdfT, class Backend>
 void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathView> surface) {
     for_all_queued(backend, "store_light_vertex", surface, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, false);
-        if (v.opacity == 0.0f) {  // cut out by glTF alpha MASK: shade_light passes the path on
+        const uint32_t length = p.path_length[slot];
+        if (passes_through_at_hit(v, ctx.light_rng(p.path[slot], length))) {  // shade_light passes the path on
             pass_through_mis(p, slot);
             return;
         }
         if (!v.bsdf.is_valid()) return;
-        const uint32_t length = p.path_length[slot];
         // Lights at infinity sample their first segment per solid angle: no distance^2.
         bool apply_distance = length > 1 || p.from_finite_light[slot];
         SubpathMis mis = subpath_at_hit(load_mis(p, slot), p.hit_t[slot], v.bsdf.cos_theta_fix(), apply_distance);

@@ -1,11 +1,13 @@
 // What the bidirectional stages share about a sub-path vertex: its MIS quantities in
-// the state records, and the BSDF of a stored light vertex.
+// the state records, glTF alpha's pass-through, and the BSDF of a stored light vertex.
 #pragma once
 
 #include <type_traits>
 
 #include "materials/bsdf.h"
+#include "materials/coverage_bsdf.h"
 #include "materials/surface_bsdf.h"
+#include "wavefront/rng_dims.h"
 #include "wavefront/scene_view.h"
 #include "wavefront/stages/path_vertex.h"
 #include "wavefront/state/light_vertex.h"
@@ -25,13 +27,35 @@ WF_HD_INLINE void store_mis(const PathView& p, uint32_t slot, const SubpathMis& 
     p.d_vm[slot] = m.d_vm;
 }
 
-// A sub-path (camera or light) at a point that glTF alpha MASK cuts out goes on through
-// it, one vertex longer: a delta vertex no technique connects or merges at. Shadow rays
-// and connections see every surface as opaque (as pt's next-event estimation does), so
-// the only paths through the cut-out are those the sub-paths trace through it, and the
-// MIS quantities (subpath_after_pass_through) count it as the delta vertex it is.
-// engine/integrators.h admits MASK (opacity 0 or 1) and refuses BLEND here.
-// The MIS update: at the hit (in place of subpath_at_hit).
+// glTF alpha. A point of coverage a is the mixture a f + (1 - a) delta_pass of the
+// surface's BSDF f and a delta lobe that passes the path on straight through, unchanged
+// (materials/coverage_bsdf.h). MASK makes a 0 (cut out) or 1; BLEND anything between.
+// Shadow rays and connections see every surface as opaque (as pt's next-event estimation
+// does), so a path through such a point always has a vertex there, which the sub-paths
+// trace: delta_pass is sampled, never connected to or merged at.
+//  - a = 0: nothing but delta_pass. The sub-path goes on at the hit, one vertex longer, and
+//    nothing is stored, connected or merged there (pass_through_mis, pass_through_ray).
+//  - 0 < a < 1: every hit is a regular vertex (stored, connected and merged with a f, pdfs
+//    a pdf_f: CoverageBsdf), and the continuation picks delta_pass with probability 1 - a
+//    (blend_pass_through) or f's lobes with probability a (scatter_subpath).
+// Deciding first and then treating the point as opaque (pt's way) would be wrong here: a
+// photon stored with probability a at a point that merges with a f would count a^2, and
+// the connection and merge pdfs would not be those the sub-paths were sampled with.
+template <class BsdfT>
+inline constexpr bool kBidirectionalBsdf = std::is_same_v<BsdfT, Bsdf> || std::is_same_v<BsdfT, CoverageBsdf>;
+
+// Whether a sub-path reaching v passes through at the hit, with no vertex there to use: at
+// a cut-out point (a = 0), and, with probability 1 - a, at a partly covered point whose f
+// is black on the arriving side (the back of a single-sided surface), where delta_pass is
+// all the mixture has (f's share a ends the path, as in pt). The light pass asks twice
+// (store_light_vertex, shade_light), with the same random number.
+template <class BsdfT>
+WF_HD_INLINE bool passes_through_at_hit(const SubpathVertexOf<BsdfT>& v, const PathRng& rng) {
+    static_assert(kBidirectionalBsdf<BsdfT>, "the bidirectional stages take Bsdf or CoverageBsdf (glTF alpha)");
+    if (v.opacity == 0.0f) return true;
+    return v.opacity < 1.0f && !v.bsdf.is_valid() && rng.at(rng_dim::kOpacity) >= v.opacity;
+}
+// The MIS update of a pass-through at the hit (in place of subpath_at_hit).
 template <class PathView>
 WF_HD_INLINE void pass_through_mis(const PathView& p, uint32_t slot) {
     store_mis(p, slot, subpath_after_pass_through(load_mis(p, slot)));
@@ -43,10 +67,26 @@ WF_HD_INLINE void pass_through_ray(const PathView& p, uint32_t slot, const Surfa
     p.path_length[slot] = p.path_length[slot] + 1;
 }
 
+// The continuation of a sub-path at a partly covered vertex that its techniques have used:
+// with probability 1 - a it takes delta_pass, a specular bounce whose outgoing cosine is
+// its incoming one (its pdf 1 - a, both ways, cancels in the MIS quantities and against
+// its value in the throughput). False (nothing changed) when the surface's lobes are to
+// be sampled instead, always at a fully covered vertex.
+template <class BsdfT, class PathView>
+WF_HD_INLINE bool blend_pass_through(const PathView& p, uint32_t slot, const SubpathVertexOf<BsdfT>& v,
+                                     const PathRng& rng) {
+    static_assert(kBidirectionalBsdf<BsdfT>, "the bidirectional stages take Bsdf or CoverageBsdf (glTF alpha)");
+    if (!(v.opacity < 1.0f) || rng.at(rng_dim::kOpacity) < v.opacity) return false;
+    store_mis(p, slot, subpath_after_specular(load_mis(p, slot), v.bsdf.cos_theta_fix()));
+    pass_through_ray(p, slot, v.sp);
+    return true;
+}
+
 // The light vertex stored at `entry`, as the BSDF that scatters light there (built for a
 // light path: importance, with the adjoint shading-normal correction of GltfBsdf).
 template <class BsdfT>
 WF_HD_INLINE BsdfT light_vertex_bsdf(const SceneView& scene, const LightVertexView& lv, uint32_t entry) {
+    static_assert(kBidirectionalBsdf<BsdfT>, "the bidirectional stages take Bsdf or CoverageBsdf (glTF alpha)");
     const Material& m = scene.materials[lv.material[entry]];
     const Ray ray{lv.position[entry], -lv.dir_fix[entry]};
     if constexpr (std::is_same_v<BsdfT, Bsdf>) {
@@ -56,12 +96,14 @@ WF_HD_INLINE BsdfT light_vertex_bsdf(const SceneView& scene, const LightVertexVi
         const uint32_t prim = lv.prim[entry];
         const Hit hit{0.0f, prim, lv.hit_u[entry], lv.hit_v[entry]};
         const SurfacePoint sp{lv.position[entry], lv.position_error[entry], lv.normal[entry]};
-        float opacity;  // 1: the integrators that store light vertices refuse alpha (engine/integrators.h)
-        return surface_bsdf(scene, m, scene.geometry.prims[prim], ray, hit, sp, false, &opacity);
+        // The coverage again too: connections and camera connections evaluate a f here.
+        float coverage;
+        const SurfaceBsdf b = surface_bsdf(scene, m, scene.geometry.prims[prim], ray, hit, sp, false, &coverage);
+        return CoverageBsdf::make(b, coverage);
     }
 }
 
-// Light vertices of the SurfaceBsdf instantiation also record where on the primitive they
+// Light vertices of the glTF (CoverageBsdf) instantiation also record where on the primitive they
 // lie; the lean Bsdf one needs (and writes) only the material and the geometric normal.
 template <class BsdfT, class PathView>
 WF_HD_INLINE void store_light_vertex_shading(const LightVertexView& lv, uint32_t entry, const PathView& p,
@@ -81,6 +123,7 @@ WF_HD_INLINE void store_light_vertex_shading(const LightVertexView& lv, uint32_t
 // 6 x 8 sphere at radius 0.01-0.02 of the scene; the bias grew with the radius).
 template <class BsdfT>
 WF_HD_INLINE float merge_shading_factor(const BsdfEval& ev, Vec3f wi_world, Vec3f geometric_normal) {
+    static_assert(kBidirectionalBsdf<BsdfT>, "the bidirectional stages take Bsdf or CoverageBsdf (glTF alpha)");
     if constexpr (std::is_same_v<BsdfT, Bsdf>) {
         return 1.0f;
     } else {
