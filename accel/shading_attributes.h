@@ -72,6 +72,17 @@ WF_HD_INLINE void triangle_uvs(const ShadingAttributesView& view, uint32_t prim,
     if (flags & kPrimHasUvs1) uv[1] = lerp3(view.uvs1[i0], view.uvs1[i1], view.uvs1[i2], w0, u, v);
 }
 
+// The vertex colour of triangle `prim` at barycentrics (u, v); white without colours.
+WF_HD_INLINE Vec4f triangle_color(const ShadingAttributesView& view, uint32_t prim, uint32_t flags, float u, float v) {
+    if (!view.triangle_vertices || !(flags & kPrimHasColors)) return Vec4f{1.0f, 1.0f, 1.0f, 1.0f};
+    const uint32_t i0 = view.triangle_vertices[3 * prim], i1 = view.triangle_vertices[3 * prim + 1],
+                   i2 = view.triangle_vertices[3 * prim + 2];
+    const Vec4f a = view.colors[i0], b = view.colors[i1], c = view.colors[i2];
+    const float w0 = 1.0f - u - v;
+    return Vec4f{w0 * a.x + u * b.x + v * c.x, w0 * a.y + u * b.y + v * c.y, w0 * a.z + u * b.z + v * c.z,
+                 w0 * a.w + u * b.w + v * c.w};
+}
+
 // Attributes of triangle `prim` (a triangle primitive id) at barycentrics (u, v) weighing
 // its 2nd and 3rd vertex; ng is the hit's unit geometric normal, tri its positions.
 WF_HD_INLINE ShadingAttributes triangle_shading(const ShadingAttributesView& view, const Triangle& tri, uint32_t prim,
@@ -114,11 +125,7 @@ WF_HD_INLINE ShadingAttributes triangle_shading(const ShadingAttributesView& vie
                 sign = a.w < 0.0f ? -1.0f : 1.0f;  // glTF: w is constant over a triangle
             }
         }
-        if (flags & kPrimHasColors) {
-            const Vec4f a = view.colors[i0], b = view.colors[i1], c = view.colors[i2];
-            s.color = Vec4f{w0 * a.x + u * b.x + v * c.x, w0 * a.y + u * b.y + v * c.y, w0 * a.z + u * b.z + v * c.z,
-                            w0 * a.w + u * b.w + v * c.w};
-        }
+        s.color = triangle_color(view, prim, flags, u, v);
     }
     s.tangent = perpendicular_toward(s.ns, dpdu);
     s.bitangent_sign = sign;

@@ -42,6 +42,7 @@
 #include "engine/scene_types.h"
 #include "accel/shading_attributes.h"
 #include "materials/environment_map.h"
+#include "materials/pbr_coverage.h"
 #include "materials/sampling.h"
 #include "materials/texture.h"
 
@@ -63,9 +64,13 @@ struct EmitterContext {
     // The environment light's image, when it has one (there is at most one environment
     // light); invalid (texels null) for a constant or gradient environment.
     EnvironmentMapView environment_map{};
-    // Texture coordinates and textures, read only for lights with an emissive texture.
+    // Texture coordinates and textures, read only for lights with an emissive texture or
+    // a glTF material that alpha does not cover wholly.
     ShadingAttributesView shading{};
     TextureView textures{};
+    // The materials (by PrimInfo::material), for their glTF alpha coverage; may be null
+    // (every emitter fully covered).
+    const Material* materials = nullptr;
 };
 
 // Next-event sample toward a light (SmallVCM Illuminate).
@@ -189,15 +194,41 @@ WF_HD_INLINE EmitterPoint sample_emitter_point(const EmitterContext& ctx, uint32
     return ep;
 }
 
+// Whether an area light's emission varies over its surface: an emissive texture, or a
+// glTF material whose alpha may cover less than all of it.
+WF_HD_INLINE bool area_emission_varies(const Light& area, const EmitterContext& ctx, uint32_t prim) {
+    if (area.emissive_texture >= 0) return true;
+    if (ctx.materials == nullptr || ctx.prims == nullptr) return false;
+    const Material& m = ctx.materials[ctx.prims[prim].material];
+    return m.type == MaterialType::GltfPbr && m.pbr.alpha_mode != AlphaMode::Opaque;
+}
+
 // Radiance an area light emits at barycentrics (b1, b2) of its primitive `prim`:
 // Light::radiance, times its emissive texture's RGB there when it has one (only
-// triangles do). The texture's alpha is not read: glTF's emission is RGB.
+// triangles do), times its glTF alpha coverage a there (materials/pbr_coverage.h): a
+// point that alpha covers in part is the mixture a (surface) + (1 - a) (nothing), and
+// only the surface emits. Every estimator reads emission here (a hit, a light sample,
+// a particle), so they agree on it. The emissive texture's alpha is not read: glTF's
+// emission is RGB.
 WF_HD_INLINE Vec3f area_radiance(const Light& area, const EmitterContext& ctx, uint32_t prim, float b1, float b2) {
-    if (area.emissive_texture < 0 || emitter_is_sphere(ctx, prim)) return area.radiance;
-    Vec2f uv[2];
-    triangle_uvs(ctx.shading, prim, ctx.prims != nullptr ? ctx.prims[prim].flags : 0u, b1, b2, uv);
-    const Vec4f t = sample_texture(ctx.textures, area.emissive_texture, uv);
-    return area.radiance * Vec3f(t.x, t.y, t.z);
+    if (!area_emission_varies(area, ctx, prim)) return area.radiance;
+    const bool sphere = emitter_is_sphere(ctx, prim);
+    const uint32_t flags = ctx.prims != nullptr ? ctx.prims[prim].flags : 0u;
+    Vec2f uv[2] = {Vec2f{0.0f, 0.0f}, Vec2f{0.0f, 0.0f}};  // spheres have no texture coordinates
+    if (!sphere) triangle_uvs(ctx.shading, prim, flags, b1, b2, uv);
+    Vec3f radiance = area.radiance;
+    if (area.emissive_texture >= 0 && !sphere) {
+        const Vec4f t = sample_texture(ctx.textures, area.emissive_texture, uv);
+        radiance *= Vec3f(t.x, t.y, t.z);
+    }
+    if (ctx.materials != nullptr && ctx.prims != nullptr) {
+        const Material& m = ctx.materials[ctx.prims[prim].material];
+        if (m.type == MaterialType::GltfPbr) {
+            const float color_alpha = sphere ? 1.0f : triangle_color(ctx.shading, prim, flags, b1, b2).w;
+            radiance *= pbr_coverage(m.pbr, ctx.textures, uv, color_alpha);
+        }
+    }
+    return radiance;
 }
 
 // Density of a particle starting uniformly on a disc covering the scene sphere.

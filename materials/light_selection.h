@@ -92,7 +92,8 @@ WF_HD_INLINE double textured_area_mean_luminance(const Light& light, const Emitt
 WF_HD_INLINE double light_power(const Light& light, const EmitterContext& ctx) {
     const double pi = 3.14159265358979323846;
     double lum = fmax(double(luminance(light.radiance)), 0.0);
-    if (light.type == LightType::Area && light.emissive_texture >= 0) lum = textured_area_mean_luminance(light, ctx);
+    if (light.type == LightType::Area && area_emission_varies(light, ctx, light.prim))
+        lum = textured_area_mean_luminance(light, ctx);
     const double r = double(ctx.scene_sphere.radius);
     switch (light.type) {
     case LightType::Area: return pi * lum / double(emitter_inv_area(ctx, light.prim));

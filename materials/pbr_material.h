@@ -13,6 +13,7 @@
 #include "engine/math.h"
 #include "engine/scene_types.h"
 #include "materials/gltf_bsdf.h"
+#include "materials/pbr_coverage.h"
 #include "materials/texture.h"
 
 namespace wf {
@@ -81,11 +82,7 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
         const Vec3f n{(2.0f * t.x - 1.0f) * p.normal_scale, (2.0f * t.y - 1.0f) * p.normal_scale, 2.0f * t.z - 1.0f};
         out.ns = apply_normal_map(a, n);
     }
-    switch (p.alpha_mode) {
-        case AlphaMode::Opaque: out.alpha = 1.0f; break;
-        case AlphaMode::Mask: out.alpha = alpha >= p.alpha_cutoff ? 1.0f : 0.0f; break;
-        case AlphaMode::Blend: out.alpha = clampf(alpha, 0.0f, 1.0f); break;
-    }
+    out.alpha = alpha_mode_coverage(p, alpha);
     return out;
 }
 

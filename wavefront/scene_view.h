@@ -41,6 +41,7 @@ struct SceneView {
         ctx.environment_map = environment_map;
         ctx.shading = shading;
         ctx.textures = textures;
+        ctx.materials = materials;
         return ctx;
     }
 

@@ -69,6 +69,24 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
             // glTF instantiation pays for it.
             throughput *= volume_transmittance(ctx.scene.materials[v.info.material], p.ray_dir[slot], sp.ng, p.hit_t[slot]);
         }
+        // Emission first: a point of glTF alpha coverage a emits a Le whichever way the path
+        // goes on (materials/emitters.h, area_radiance), as the light samples that reach it
+        // count it; counted only where the surface scatters (bsdf valid), as before.
+        if (v.info.light >= 0 && bsdf.is_valid()) {
+            EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot], sp.p,
+                                           p.hit_u[slot], p.hit_v[slot], p.ray_dir[slot]);
+            if (!is_black(e.radiance)) {
+                float weight = 1.0f;
+                if (path_length > 1 && !p.last_specular[slot]) {
+                    // The light's cosine is the geometric one (the BSDF's frame may be a shading normal).
+                    const float cos_light = fabsf(dot(p.ray_dir[slot], sp.ng));
+                    float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, p.hit_t[slot], cos_light);
+                    weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.scene.light_pick_prob(uint32_t(v.info.light)));
+                }
+                p.radiance[slot] += throughput * e.radiance * weight;
+            }
+        }
+
         if (v.opacity < 1.0f && rng.at(rng_dim::kOpacity) >= v.opacity) {
             // Stochastic transparency (glTF alpha): the path goes on through the surface
             // as if it were not there, one segment longer (a fresh key for its numbers).
@@ -83,21 +101,6 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
             return;
         }
         if (!bsdf.is_valid()) return;
-
-        if (v.info.light >= 0) {
-            EmitterHit e = radiance_on_hit(ctx.scene.lights[v.info.light], ctx.scene.emitters(), p.hit_prim[slot], sp.p,
-                                           p.hit_u[slot], p.hit_v[slot], p.ray_dir[slot]);
-            if (!is_black(e.radiance)) {
-                float weight = 1.0f;
-                if (path_length > 1 && !p.last_specular[slot]) {
-                    // The light's cosine is the geometric one (the BSDF's frame may be a shading normal).
-                    const float cos_light = fabsf(dot(p.ray_dir[slot], sp.ng));
-                    float pdf_direct_w = pdf_area_to_solid_angle(e.pdf_direct_a, p.hit_t[slot], cos_light);
-                    weight = mis_balance(p.last_pdf_w[slot], pdf_direct_w * ctx.scene.light_pick_prob(uint32_t(v.info.light)));
-                }
-                p.radiance[slot] += throughput * e.radiance * weight;
-            }
-        }
 
         if (path_length >= ctx.max_path_length) return;
         const float continuation = bsdf.continuation_prob();
