@@ -191,9 +191,14 @@ public:
         b.p_trans_ = probs.trans;
         b.p_coat_ = probs.coat;
         b.p_sheen_ = probs.sheen;
-        b.valid_ = probs.spec + probs.diffuse + probs.trans + probs.coat + probs.sheen > 0.0f;
-        b.delta_ = b.dist_.effectively_smooth() && b.p_diff_ == 0.0f && b.p_sheen_ == 0.0f &&
-                   (b.p_coat_ == 0.0f || b.coat_dist_.effectively_smooth());
+        // Valid means the hit is well formed (not grazing, not the back of a single-sided
+        // surface), as SmallVCM's Bsdf: a black surface (black base colour, specularFactor 0)
+        // scatters nothing but is valid, so its emission counts when a path hits it. It is
+        // delta (nothing to evaluate, connect or store), as SmallVCM's black materials are.
+        b.valid_ = true;
+        const bool black = !(probs.spec + probs.diffuse + probs.trans + probs.coat + probs.sheen > 0.0f);
+        b.delta_ = black || (b.dist_.effectively_smooth() && b.p_diff_ == 0.0f && b.p_sheen_ == 0.0f &&
+                             (b.p_coat_ == 0.0f || b.coat_dist_.effectively_smooth()));
 
         // Expected weight at the fixed direction (smooth-surface Fresnel): reflection plus
         // what the base layer passes on (diffuse and transmission share 1 - max F).

@@ -14,5 +14,10 @@ TEST(GltfEmissionCoverageCuda, AnEmitterOfCoverageALightsAFloorATimesAsMuch) {
     test::expect_floor_ratio_is_coverage_for_every_estimator(BackendKind::Cuda);
 }
 
+TEST(GltfEmissionCoverageCuda, TheFloorUnderAnOpaqueEmitterHasItsClosedFormRadiance) {
+    WF_REQUIRE_CUDA_DEVICE();
+    test::expect_floor_radiance_is_analytic_for_every_estimator(BackendKind::Cuda);
+}
+
 }  // namespace
 }  // namespace wf

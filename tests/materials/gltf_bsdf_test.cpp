@@ -318,9 +318,15 @@ TEST(GltfBsdf, SidednessAndValidity) {
     GltfBsdf bent = GltfBsdf::make(opaque, ray, ns, kNormal, true, false);
     ASSERT_TRUE(bent.is_valid());
     EXPECT_GT(dot(bent.normal(), kNormal), 0.9999f);
-    // Black and specular 0: nothing scatters.
+    // Black and specular 0: nothing scatters, but the hit is valid (its emission counts,
+    // as on SmallVCM's black lights), and delta: nothing to evaluate, sample or continue.
     GltfBsdfParams black = tinted(params(Vec3f(0.0f), 0.0f, 0.5f), 0.0f, Vec3f(1.0f));
-    EXPECT_FALSE(make_at(black, 30.0f).is_valid());
+    const GltfBsdf b = make_at(black, 30.0f);
+    EXPECT_TRUE(b.is_valid());
+    EXPECT_TRUE(b.is_delta());
+    EXPECT_EQ(b.continuation_prob(), 0.0f);
+    EXPECT_TRUE(is_black(b.sample(0.3f, 0.6f, 0.5f).factor));
+    EXPECT_TRUE(is_black(b.evaluate(normalize(Vec3f(0.2f, 0.1f, 1.0f))).factor));
 }
 
 TEST(GltfBsdf, DeltaFlagsAndContinuation) {
