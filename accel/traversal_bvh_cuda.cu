@@ -6,9 +6,17 @@
 // indices from a second counter, in increasing order, and waits until its
 // task is ready or the whole tree is done. A task's producer always holds a
 // smaller index and is already running, so the wait always ends.
+// The three counters are single addresses every task touches: their atomics are
+// aggregated over the threads of a warp that reach them together (one atomic per
+// warp, ranks by a scan), and waiting threads poll their own task's flag, looking
+// at the counters only every kPollsPerCounterCheck polls, so that the counters'
+// L2 slice serves the atomics rather than the polls.
 #include "accel/traversal_bvh_build.h"
 
 #include <algorithm>
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
 
 #include "engine/backend/cuda_backend.cuh"
 
@@ -18,7 +26,21 @@ namespace {
 
 enum Counter : uint32_t { kNextTask = 0, kAllocated = 1, kFinished = 2 };
 
+constexpr uint32_t kPollsPerCounterCheck = 16;
+
 __device__ uint32_t load_volatile(const uint32_t* p) { return *static_cast<const volatile uint32_t*>(p); }
+
+// atomicAdd(counter, value) for each calling thread, as one atomic for the threads
+// of the warp that call it together; returns this thread's old value.
+__device__ uint32_t warp_aggregated_add(uint32_t* counter, uint32_t value) {
+    namespace cg = cooperative_groups;
+    const cg::coalesced_group g = cg::coalesced_threads();
+    const uint32_t offset = cg::exclusive_scan(g, value);
+    const uint32_t last = g.size() - 1;
+    uint32_t base = 0;
+    if (g.thread_rank() == last && offset + value > 0) base = atomicAdd(counter, offset + value);
+    return g.shfl(base, last) + offset;
+}
 
 }  // namespace
 
@@ -41,7 +63,7 @@ void collapse_on_device(CudaBackend& be, const BvhNode* nodes, uint32_t num_node
         std::min<uint32_t>(capacity, uint32_t(be.properties().multiProcessorCount) * 256u);
     be.parallel_for("bvh_collapse", workers, [=] __device__(uint32_t) {
         for (;;) {
-            const uint32_t i = atomicAdd(&counters[kNextTask], 1u);
+            const uint32_t i = warp_aggregated_add(&counters[kNextTask], 1u);
             if (i >= capacity) return;
             volatile CollapseTask* slot = tasks + i;
             // Task i is coming while it is allocated and unfinished; none comes
@@ -49,19 +71,22 @@ void collapse_on_device(CudaBackend& be, const BvhNode* nodes, uint32_t num_node
             // allocated: equal values mean nothing was in flight at the first
             // read, so task i, which this thread alone would make, was never
             // allocated). A root that is a leaf starts finished.
-            for (;;) {
+            for (uint32_t polls = 1;; ++polls) {
                 if (slot->ready == generation) break;
-                const uint32_t finished = load_volatile(&counters[kFinished]);
-                __threadfence();
-                const uint32_t allocated = load_volatile(&counters[kAllocated]);
-                if (finished == allocated) return;
+                if (polls % kPollsPerCounterCheck == 0) {
+                    const uint32_t finished = load_volatile(&counters[kFinished]);
+                    __threadfence();
+                    const uint32_t allocated = load_volatile(&counters[kAllocated]);
+                    if (finished == allocated) return;
+                }
                 __nanosleep(100);
             }
             __threadfence();
             const CollapseTask t{slot->flat, slot->depth, slot->pushes, 0u};
             const CollapsedChildren c = collect_children(nodes, t.flat, t.depth, t.pushes);
             const uint32_t k = count_interior(nodes, c);
-            const uint32_t first = k > 0 ? atomicAdd(&counters[kAllocated], k) : 0u;
+            const uint32_t reserved = warp_aggregated_add(&counters[kAllocated], k);  // every thread calls it
+            const uint32_t first = k > 0 ? reserved : 0u;
             CollapseTask kids[kTraversalWidth];
             out[i] = make_collapsed_node(nodes, t, c, first, kids);
             for (uint32_t j = 0; j < k; ++j) {
@@ -73,7 +98,7 @@ void collapse_on_device(CudaBackend& be, const BvhNode* nodes, uint32_t num_node
             __threadfence();
             for (uint32_t j = 0; j < k; ++j) static_cast<volatile CollapseTask*>(tasks + first + j)->ready = generation;
             __threadfence();
-            atomicAdd(&counters[kFinished], 1u);
+            warp_aggregated_add(&counters[kFinished], 1u);
         }
     });
 }
