@@ -128,6 +128,12 @@ public:
     WF_HD bool is_delta() const { return delta_; }
     // Russian roulette survival probability, clamp(max(kd + ks + F km) + (1 - F), 0, 1).
     WF_HD float continuation_prob() const { return continuation_prob_; }
+    // The continuation probability for a walk arriving from wi_world (see GltfBsdf): the
+    // same as continuation_prob(), as in SmallVCM. It is the same for every direction
+    // unless a material mixes diffuse or glossy lobes with Fresnel-weighted glass (km with
+    // an ior), which none of SmallVCM's scenes do; there, like the lobe probabilities of the
+    // reverse pdf, it is the arriving direction's.
+    WF_HD float continuation_prob_from(Vec3f) const { return continuation_prob_; }
     // |cos| between the arriving direction and the frame normal.
     WF_HD float cos_theta_fix() const { return fabsf(local_fix_.z); }
     // Unit direction back toward where the ray came from (= -ray_dir_world).

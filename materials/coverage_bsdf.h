@@ -37,6 +37,7 @@ public:
     WF_HD bool is_delta() const { return bsdf_.is_delta(); }
     // Russian roulette on f's lobes, once the stage has picked them over the pass-through.
     WF_HD float continuation_prob() const { return bsdf_.continuation_prob(); }
+    WF_HD float continuation_prob_from(Vec3f wi_world) const { return bsdf_.continuation_prob_from(wi_world); }
     WF_HD float cos_theta_fix() const { return bsdf_.cos_theta_fix(); }
     WF_HD Vec3f normal() const { return bsdf_.normal(); }
     WF_HD Vec3f albedo() const { return bsdf_.albedo(); }

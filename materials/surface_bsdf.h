@@ -32,6 +32,9 @@ public:
     WF_HD bool is_valid() const { return is_gltf_ ? gltf_.is_valid() : classic_.is_valid(); }
     WF_HD bool is_delta() const { return is_gltf_ ? gltf_.is_delta() : classic_.is_delta(); }
     WF_HD float continuation_prob() const { return is_gltf_ ? gltf_.continuation_prob() : classic_.continuation_prob(); }
+    WF_HD float continuation_prob_from(Vec3f wi_world) const {
+        return is_gltf_ ? gltf_.continuation_prob_from(wi_world) : classic_.continuation_prob_from(wi_world);
+    }
     WF_HD float cos_theta_fix() const { return is_gltf_ ? gltf_.cos_theta_fix() : classic_.cos_theta_fix(); }
     WF_HD Vec3f normal() const { return is_gltf_ ? gltf_.normal() : classic_.normal(); }
     WF_HD Vec3f albedo() const { return is_gltf_ ? gltf_.albedo() : classic_.albedo(); }

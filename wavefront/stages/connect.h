@@ -30,7 +30,9 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
     const float continuation = v.bsdf.continuation_prob();
     // A delta light can never be hit by BSDF sampling.
     float bsdf_dir_pdf_w = ds.is_delta ? 0.0f : ev.pdf_fwd_w * continuation;
-    float w = mis_weight_light_sample(load_mis(p, slot), bsdf_dir_pdf_w, ev.pdf_rev_w * continuation,
+    // The reverse pdf: a walk arriving from the light, with that walk's Russian roulette.
+    float w = mis_weight_light_sample(load_mis(p, slot), bsdf_dir_pdf_w,
+                                      ev.pdf_rev_w * v.bsdf.continuation_prob_from(ds.dir_to_light),
                                       pick * ds.pdf_direct_w, pick * ds.pdf_emission_w, ev.cos_out, ds.cos_at_light,
                                       ctx.iteration_of_camera_path(slot).weights);
     Vec3f contribution =
@@ -65,8 +67,9 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
     float camera_dir_pdf_a = pdf_solid_angle_to_area(camera_ev.pdf_fwd_w * camera_cont, dist, light_ev.cos_out);
     float light_dir_pdf_a = pdf_solid_angle_to_area(light_ev.pdf_fwd_w * light_cont, dist, camera_ev.cos_out);
     float w = mis_weight_connection(load_mis(p, slot), SubpathMis{lv.d_vcm[e], lv.d_vc[e], lv.d_vm[e]},
-                                    camera_dir_pdf_a, camera_ev.pdf_rev_w * camera_cont, light_dir_pdf_a,
-                                    light_ev.pdf_rev_w * light_cont, ctx.iteration_of_camera_path(slot).weights);
+                                    camera_dir_pdf_a, camera_ev.pdf_rev_w * v.bsdf.continuation_prob_from(dir),
+                                    light_dir_pdf_a, light_ev.pdf_rev_w * light_bsdf.continuation_prob_from(-dir),
+                                    ctx.iteration_of_camera_path(slot).weights);
     Vec3f contribution = p.throughput[slot] * lv.throughput[e] * camera_ev.factor * light_ev.factor * (w * geometry);
     if (is_black(contribution)) return;
     float t_max;

@@ -38,7 +38,7 @@ void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightP
         float weight = 1.0f;
         if (!ctx.techniques.light_trace_only) {
             SubpathMis mis{lv.d_vcm[e], lv.d_vc[e], lv.d_vm[e]};
-            weight = mis_weight_camera_connection(mis, camera_pdf_a, ev.pdf_rev_w * lv.continuation[e], weights);
+            weight = mis_weight_camera_connection(mis, camera_pdf_a, ev.pdf_rev_w * bsdf.continuation_prob_from(to_camera), weights);
         }
         Vec3f contribution = lv.throughput[e] * ev.factor * (weight * camera_pdf_a / weights.light_paths);
         if (is_black(contribution)) return;

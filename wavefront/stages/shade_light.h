@@ -26,11 +26,11 @@ WF_HD_INLINE bool scatter_subpath(const VcmWeights& weights, const PathView& p, 
     const BsdfT& bsdf = v.bsdf;
     BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
     if (is_black(s.factor)) return false;
-    float pdf_rev = s.specular ? s.pdf_w : bsdf.evaluate(s.wi_world).pdf_rev_w;
     const float continuation = bsdf.continuation_prob();
     if (rng.at(rng_dim::kRoulette) > continuation) return false;
-    float pdf_dir = s.pdf_w * continuation;
-    pdf_rev *= continuation;
+    const float pdf_dir = s.pdf_w * continuation;
+    // The reverse walk arrives from wi, with its own Russian roulette (unused when specular).
+    const float pdf_rev = s.specular ? 0.0f : bsdf.evaluate(s.wi_world).pdf_rev_w * bsdf.continuation_prob_from(s.wi_world);
     SubpathMis mis = load_mis(p, slot);
     mis = s.specular ? subpath_after_specular(mis, s.cos_out)
                      : subpath_after_scatter(mis, s.cos_out, pdf_dir, pdf_rev, weights);
