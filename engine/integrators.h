@@ -95,12 +95,8 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
             if (m.type == MaterialType::GltfPbr) {
                 // alphaMode MASK and BLEND render here: a point of coverage a is the mixture
                 // of the surface's BSDF (times a) and a delta pass-through
-                // (wavefront/stages/vcm_vertex.h, materials/coverage_bsdf.h).
-                // Beer-Lambert absorption is applied by pt's shade_surface alone.
-                if (max_component(m.pbr.sigma_a) > 0.0f)
-                    return "/materials: material '" + material_name(scene, i) +
-                           "' is a glTF volume that absorbs (KHR_materials_volume attenuation), which only pt "
-                           "renders; use pt";
+                // (wavefront/stages/vcm_vertex.h, materials/coverage_bsdf.h). So do absorbing
+                // volumes: sub-paths, connections and shadow rays all apply Beer-Lambert.
                 if (kind == IntegratorKind::Ppm && !gltf_material_ppm_safe(m))
                     return "/materials: material '" + material_name(scene, i) +
                            "' may be smooth (roughness below " + std::to_string(kPpmMinGltfRoughness).substr(0, 4) +

@@ -100,7 +100,7 @@ struct PbrParams {
     float attenuation_distance = 1e30f;   // infinite by default: no absorption
     // Absorption coefficient inside the volume (per unit length, per channel):
     // -ln(attenuation_color) / attenuation_distance for a volume (thin_walled 0), else 0.
-    // pt attenuates segments inside the volume by exp(-sigma_a t) (materials/pbr_material.h).
+    // Every integrator attenuates segments inside the volume by exp(-sigma_a t) (materials/pbr_material.h).
     Vec3f sigma_a{0.0f};
     float clearcoat = 0.0f;              // KHR_materials_clearcoat factor; times clearcoatTexture.r
     float clearcoat_roughness = 0.0f;    // times clearcoatRoughnessTexture.g

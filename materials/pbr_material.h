@@ -86,16 +86,31 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
     return out;
 }
 
-// KHR_materials_volume's Beer-Lambert absorption along a path segment of length t that
-// ends on a surface of material m, travelling along ray_dir to a hit whose geometric
-// normal is ng. The segment lay inside the material's volume when it reached the surface
-// from the back of the geometric normal (it is leaving the volume). That holds for closed,
-// non-overlapping volumes and a camera outside them (docs/scene-format.md says so).
-// Returns 1 for every other material and segment.
+// KHR_materials_volume's Beer-Lambert absorption. A path segment lies inside the volume of
+// material m when, at an end on a surface of m (geometric normal ng), it lies on the back of
+// ng: its direction away from that end along the segment, `away`, points below ng. That
+// holds for closed, non-overlapping volumes with nothing inside them but the camera and
+// punctual lights (docs/scene-format.md says so), and asks nothing of the other end or of
+// which way the segment is traced: transmittance is symmetric.
+// m's absorption coefficient (per unit length, per channel) along such a segment: sigma_a
+// when it runs inside m's volume, else 0 (also for every material without a volume).
+WF_HD_INLINE Vec3f volume_sigma_a(const Material& m, Vec3f ng, Vec3f away) {
+    if (m.type != MaterialType::GltfPbr || !(dot(away, ng) < 0.0f)) return Vec3f(0.0f);
+    return m.pbr.sigma_a;
+}
+
+// exp(-sigma_a t) per channel. t is finite (an infinite light's distance is 1e18), so a
+// channel of sigma_a 0 gives exactly 1, and one of the loader's 1e30 (colour 0) gives 0.
+WF_HD_INLINE Vec3f beer_lambert(Vec3f sigma_a, float t) {
+    if (!(max_component(sigma_a) > 0.0f)) return Vec3f(1.0f);
+    return {expf(-sigma_a.x * t), expf(-sigma_a.y * t), expf(-sigma_a.z * t)};
+}
+
+// The transmittance of a traced segment of length t that ends on a surface of material m,
+// arriving along ray_dir at a hit of geometric normal ng: below 1 when it reached the
+// surface from the back of ng (it is leaving m's volume). 1 for every other segment.
 WF_HD_INLINE Vec3f volume_transmittance(const Material& m, Vec3f ray_dir, Vec3f ng, float t) {
-    const Vec3f& s = m.pbr.sigma_a;
-    if (m.type != MaterialType::GltfPbr || !(max_component(s) > 0.0f) || !(dot(ray_dir, ng) > 0.0f)) return Vec3f(1.0f);
-    return {expf(-s.x * t), expf(-s.y * t), expf(-s.z * t)};
+    return beer_lambert(volume_sigma_a(m, ng, -ray_dir), t);
 }
 
 }  // namespace wf

@@ -274,6 +274,20 @@ inline void check_estimators_agree(const HostScene& scene, const EstimatorSpec& 
     }
 }
 
+// One seed rendered by `a` and by `b` (the same estimator on two backends) gives nearly the
+// same image: the squared difference is a small share of the noise variance (two seeds of
+// `a` measure it). The backends differ only by float rounding (docs/architecture.md, 5).
+inline void expect_same_seed_agrees(const HostScene& scene, const EstimatorSpec& a, const EstimatorSpec& b,
+                                    const AgreementOptions& opt, const char* label) {
+    Image a1 = render_estimator(scene, a, opt.size, opt.max_depth, 1).image;
+    Image a2 = render_estimator(scene, a, opt.size, opt.max_depth, 2).image;
+    Image b1 = render_estimator(scene, b, opt.size, opt.max_depth, 1).image;
+    const double noise = masked_mse(a1, a2, {}) / 2.0, same_seed = masked_mse(a1, b1, {});
+    std::printf("%s %s, seed 1 on both backends: mean squared difference %.3g, noise variance %.3g\n", label,
+                a.integrator.c_str(), same_seed, noise);
+    EXPECT_LT(same_seed, 0.05 * noise) << label << " " << a.integrator;
+}
+
 // Pixels whose camera ray (at any of 3x3 points across the pixel, corners included) may
 // first meet a specular sphere (a mirror or glass ball), grown by one pixel: 0 there, 1
 // elsewhere. On the other pixels the first camera vertex is non-specular.

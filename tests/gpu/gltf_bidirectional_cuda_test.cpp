@@ -14,18 +14,7 @@
 namespace wf {
 namespace {
 
-// One seed on both backends gives nearly the same image: the squared difference is a small
-// share of the noise variance (two CPU seeds measure it).
-void expect_same_seed_agrees(const HostScene& scene, const test::EstimatorSpec& cpu, const test::EstimatorSpec& gpu,
-                             const test::AgreementOptions& opt, const char* label) {
-    Image c1 = test::render_estimator(scene, cpu, opt.size, opt.max_depth, 1).image;
-    Image c2 = test::render_estimator(scene, cpu, opt.size, opt.max_depth, 2).image;
-    Image g1 = test::render_estimator(scene, gpu, opt.size, opt.max_depth, 1).image;
-    const double noise = test::masked_mse(c1, c2, {}) / 2.0, same_seed = test::masked_mse(c1, g1, {});
-    std::printf("%s %s, seed 1 on CPU and GPU: mean squared difference %.3g, noise variance %.3g\n", label,
-                cpu.integrator.c_str(), same_seed, noise);
-    EXPECT_LT(same_seed, 0.05 * noise) << label << " " << cpu.integrator;
-}
+using test::expect_same_seed_agrees;
 
 TEST(GltfBidirectionalCpuGpuAgreement, VcmBptLtBpmAgreeStatisticallyAndPerSeed) {
     WF_REQUIRE_CUDA_DEVICE();

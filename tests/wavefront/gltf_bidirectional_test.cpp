@@ -17,7 +17,8 @@
 // Checked by breaking the code: without the adjoint correction lt fails (a) and (b)
 // (means +2.1% and +3.6%, differences 1.6x and 2.2x the noise), and so does the adjoint
 // unit test below; without merging's |wi.ns| / |wi.ng| bpm fails them (1.5x, 1.9x).
-// Also: what each integrator refuses (absorbing volumes, ppm's smooth glTF materials).
+// Also: what each integrator refuses (ppm's smooth glTF materials) and what it no longer
+// refuses (absorbing volumes).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -299,27 +300,24 @@ TEST(GltfBidirectionalIntegrators, RenderOpaqueMaskedAndBlendedGltfMaterials) {
                              IntegratorKind::Bpm, IntegratorKind::Vcm})
         for (const PbrParams& p : {opaque, mask, blend})
             EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(p)), "") << int(k) << " alpha mode " << int(p.alpha_mode);
-    // BLEND does not lift the refusal of absorption (which only pt applies).
-    blend.transmission = 1.0f;
-    blend.thin_walled = 0;
-    blend.sigma_a = Vec3f(0.5f);
-    EXPECT_NE(integrator_scene_problem(IntegratorKind::Vcm, one_gltf_material(blend)).find("absorbs"), std::string::npos);
 }
 
-TEST(GltfBidirectionalIntegrators, OnlyPtRendersAbsorbingVolumes) {
+// KHR_materials_volume absorption renders on every integrator (gltf_absorption_test.cpp
+// checks that they agree); alpha BLEND on an absorbing volume too.
+TEST(GltfBidirectionalIntegrators, EveryIntegratorRendersAbsorbingVolumes) {
     PbrParams glass;
     glass.roughness = 0.3f;
     glass.transmission = 1.0f;
     glass.thin_walled = 0;
-    glass.sigma_a = Vec3f(0.0f, 0.5f, 1.0f);  // KHR_materials_volume attenuation (pt's shade_surface applies it)
-    EXPECT_EQ(integrator_scene_problem(IntegratorKind::Pt, one_gltf_material(glass, 1.5f)), "");
-    for (IntegratorKind k :
-         {IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm, IntegratorKind::Bpm, IntegratorKind::Vcm}) {
-        const std::string e = integrator_scene_problem(k, one_gltf_material(glass, 1.5f));
-        EXPECT_NE(e.find("material 'paint' is a glTF volume that absorbs"), std::string::npos) << int(k) << ": " << e;
-    }
-    glass.sigma_a = Vec3f(0.0f);
-    EXPECT_EQ(integrator_scene_problem(IntegratorKind::Vcm, one_gltf_material(glass, 1.5f)), "");
+    glass.sigma_a = Vec3f(0.0f, 0.5f, 1.0f);
+    PbrParams blended = glass;
+    blended.alpha_mode = AlphaMode::Blend;
+    blended.alpha = 0.4f;
+    for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
+                             IntegratorKind::Bpm, IntegratorKind::Vcm})
+        for (const PbrParams& p : {glass, blended})
+            EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(p, 1.5f)), "")
+                << int(k) << " alpha mode " << int(p.alpha_mode);
 }
 
 TEST(GltfBidirectionalIntegrators, PpmRefusesGltfMaterialsThatMayBeSmooth) {

@@ -2,8 +2,8 @@
 // queued camera vertex: next-event estimation to a picked light (eqs. 44-45), and the
 // connection to every light vertex of the light sub-path with the camera path's index
 // (eqs. 40-41), evaluated one thread per connection.
-// Each pushes a shadow ray carrying its MIS-weighted contribution; intersect_shadow
-// adds the unoccluded ones to the film.
+// Each pushes a shadow ray carrying its MIS-weighted contribution (attenuated where it runs
+// inside an absorbing glTF volume); intersect_shadow adds the unoccluded ones to the film.
 #pragma once
 
 #include "wavefront/queues.h"
@@ -37,6 +37,9 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
                                       ctx.iteration_of_camera_path(slot).weights);
     Vec3f contribution =
         p.throughput[slot] * ds.radiance * ev.factor * (w * ev.cos_out / (pick * ds.pdf_direct_w));
+    // Into an absorbing volume the ray reaches only a light inside it (a punctual one), as in pt.
+    contribution *=
+        beer_lambert(segment_sigma_a<BsdfT>(ctx.scene, v.info.material, v.sp.ng, ds.dir_to_light), ds.distance);
     if (is_black(contribution)) return;
     float t_max;
     Ray ray = shadow_ray_to_light(v.sp, ds, &t_max);
@@ -71,6 +74,13 @@ WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, 
                                     light_dir_pdf_a, light_ev.pdf_rev_w * light_bsdf.continuation_prob_from(-dir),
                                     ctx.iteration_of_camera_path(slot).weights);
     Vec3f contribution = p.throughput[slot] * lv.throughput[e] * camera_ev.factor * light_ev.factor * (w * geometry);
+    // glTF volume absorption along the connection. Connections see surfaces as opaque, so one
+    // inside a volume joins two points of its boundary: either end tells, and where both do
+    // (two vertices on the inside of one volume's surface) it counts once.
+    Vec3f sigma_a = segment_sigma_a<BsdfT>(ctx.scene, v.info.material, v.sp.ng, dir);
+    if (!(max_component(sigma_a) > 0.0f))
+        sigma_a = segment_sigma_a<BsdfT>(ctx.scene, lv.material[e], lv.normal[e], -dir);
+    contribution *= beer_lambert(sigma_a, dist);
     if (is_black(contribution)) return;
     float t_max;
     Ray ray = spawn_ray_to(v.sp, SurfacePoint{lv.position[e], lv.position_error[e], lv.normal[e]}, &t_max);

@@ -41,6 +41,8 @@ void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightP
             weight = mis_weight_camera_connection(mis, camera_pdf_a, ev.pdf_rev_w * bsdf.continuation_prob_from(to_camera), weights);
         }
         Vec3f contribution = lv.throughput[e] * ev.factor * (weight * camera_pdf_a / weights.light_paths);
+        // Into an absorbing volume the ray reaches a camera inside it.
+        contribution *= beer_lambert(segment_sigma_a<BsdfT>(ctx.scene, lv.material[e], lv.normal[e], to_camera), dist);
         if (is_black(contribution)) return;
         float t_max;
         Ray ray = spawn_ray_to(SurfacePoint{point, lv.position_error[e], lv.normal[e]}, camera.position, &t_max);

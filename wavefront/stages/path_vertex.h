@@ -48,6 +48,21 @@ WF_HD_INLINE SurfaceBsdf surface_bsdf(const SceneView& scene, const Material& m,
     return SurfaceBsdf::from(GltfBsdf::make(s.params, ray.dir, s.ns, sp.ng, camera_path, m.two_sided != 0));
 }
 
+// KHR_materials_volume (materials/pbr_material.h): the absorption coefficient along a
+// segment that leaves a surface point of material `material` (geometric normal ng) along
+// `away` untraced (a shadow ray, a connection): the volume's sigma_a when it runs into the
+// volume behind the surface, else 0. Shadow rays and connections see every surface as
+// opaque, so such a segment stays inside the volume to its end. Always 0 in the lean Bsdf
+// instantiation, which renders no glTF material: beer_lambert of it folds away.
+template <class BsdfT>
+WF_HD_INLINE Vec3f segment_sigma_a(const SceneView& scene, uint32_t material, Vec3f ng, Vec3f away) {
+    if constexpr (std::is_same_v<BsdfT, Bsdf>) {
+        return Vec3f(0.0f);
+    } else {
+        return volume_sigma_a(scene.materials[material], ng, away);
+    }
+}
+
 template <class BsdfT = Bsdf, class PathView>
 WF_HD_INLINE SubpathVertexOf<BsdfT> subpath_vertex(const SceneView& scene, const PathView& p, uint32_t slot,
                                                    bool camera_path) {

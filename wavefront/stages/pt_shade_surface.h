@@ -31,8 +31,10 @@ struct PtShadeContext {
 // Next-event estimation: one picked light, one sample on it; pushes the shadow ray.
 template <class BsdfT>
 WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slot, const PathRng& rng,
-                                         const BsdfT& bsdf, const SurfacePoint& sp, Vec3f throughput,
+                                         const SubpathVertexOf<BsdfT>& v, Vec3f throughput,
                                          const WorkQueue<ShadowRayView>& shadow) {
+    const BsdfT& bsdf = v.bsdf;
+    const SurfacePoint& sp = v.sp;
     const CameraPathView& p = ctx.paths;
     const uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
     const float pick = ctx.scene.light_pick_prob(light_id);
@@ -44,6 +46,9 @@ WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slo
     float weight = 1.0f;
     if (!ds.is_delta) weight = mis_balance(ds.pdf_direct_w * pick, ev.pdf_fwd_w * bsdf.continuation_prob());
     Vec3f contribution = throughput * ds.radiance * ev.factor * (weight * ev.cos_out / (pick * ds.pdf_direct_w));
+    // A shadow ray into an absorbing volume reaches only a light inside it (a punctual one).
+    contribution *=
+        beer_lambert(segment_sigma_a<BsdfT>(ctx.scene, v.info.material, sp.ng, ds.dir_to_light), ds.distance);
     float t_max;
     Ray shadow_ray = shadow_ray_to_light(sp, ds, &t_max);
     push_shadow_ray(shadow, shadow_ray, t_max, contribution, p.pixel[slot]);
@@ -106,7 +111,7 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         const float continuation = bsdf.continuation_prob();
         if (continuation == 0.0f) return;
 
-        if (!bsdf.is_delta() && ctx.scene.num_lights > 0) pt_sample_direct_light(ctx, slot, rng, bsdf, sp, throughput, shadow);
+        if (!bsdf.is_delta() && ctx.scene.num_lights > 0) pt_sample_direct_light(ctx, slot, rng, v, throughput, shadow);
 
         BsdfSample s = bsdf.sample(rng.at(rng_dim::kBsdfU), rng.at(rng_dim::kBsdfV), rng.at(rng_dim::kBsdfLobe));
         if (is_black(s.factor)) return;

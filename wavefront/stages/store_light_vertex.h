@@ -1,8 +1,9 @@
 // Stage `store_light_vertex`: at each light sub-path hit, completes the MIS
-// quantities for the segment just traced (eqs. 31-36 of the tech. report) and,
-// where the BSDF has a non-delta lobe, stores the vertex in the light path's
-// range of the flat light-vertex buffer: at a point glTF alpha BLEND covers in part
-// too, whichever way shade_light continues from it (vcm_vertex.h).
+// quantities (eqs. 31-36 of the tech. report) and the glTF volume absorption
+// (vcm_vertex.h) of the segment just traced and, where the BSDF has a non-delta lobe,
+// stores the vertex in the light path's range of the flat light-vertex buffer: at a point
+// glTF alpha BLEND covers in part too, whichever way shade_light continues from it
+// (vcm_vertex.h).
 #pragma once
 
 #include "wavefront/queues.h"
@@ -18,6 +19,9 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         const LightPathView& p = ctx.light_paths;
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, false);
         const uint32_t length = p.path_length[slot];
+        // The first stage of the light bounce: connect_to_camera and shade_light read the
+        // absorbed throughput (the stored vertex's and the path's).
+        absorb_traced_segment(ctx.scene, p, slot, v);
         if (passes_through_at_hit(v, ctx.light_rng(p.path[slot], length))) {  // shade_light passes the path on
             pass_through_mis(p, slot);
             return;

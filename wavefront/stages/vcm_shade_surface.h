@@ -1,9 +1,9 @@
 // Stage `shade_surface` (bidirectional family): at each camera-path hit, completes
-// the MIS quantities for the segment just traced, adds emission with its full MIS
-// weight (eqs. 42-43), and queues the vertex for connect, merge and scatter unless
-// the path has reached the maximum length. A point glTF alpha cuts out passes the path
-// on (vcm_vertex.h, passes_through_at_hit); a partly covered one (BLEND) is a vertex like
-// any other here, whose pass-through scatter samples.
+// the MIS quantities and the glTF volume absorption (vcm_vertex.h) of the segment just
+// traced, adds emission with its full MIS weight (eqs. 42-43), and queues the vertex for
+// connect, merge and scatter unless the path has reached the maximum length. A point glTF
+// alpha cuts out passes the path on (vcm_vertex.h, passes_through_at_hit); a partly
+// covered one (BLEND) is a vertex like any other here, whose pass-through scatter samples.
 #pragma once
 
 #include "wavefront/queues.h"
@@ -22,6 +22,7 @@ void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<Camera
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
         const uint32_t length = p.path_length[slot];
         const PathRng rng{ctx.seed, p.pixel[slot], p.sample[slot], length, kRngStreamCamera};
+        absorb_traced_segment(ctx.scene, p, slot, v);  // before anything reads the throughput
         if (passes_through_at_hit(v, rng)) {  // no vertex here: neither emits nor scatters
             if (length >= ctx.max_path_length) return;
             pass_through_mis(p, slot);

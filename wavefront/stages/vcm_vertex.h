@@ -1,5 +1,6 @@
 // What the bidirectional stages share about a sub-path vertex: its MIS quantities in
-// the state records, glTF alpha's pass-through, and the BSDF of a stored light vertex.
+// the state records, glTF alpha's pass-through, glTF volume absorption of the segment that
+// reached it, and the BSDF of a stored light vertex.
 #pragma once
 
 #include <type_traits>
@@ -80,6 +81,22 @@ WF_HD_INLINE bool blend_pass_through(const PathView& p, uint32_t slot, const Sub
     store_mis(p, slot, subpath_after_specular(load_mis(p, slot), v.bsdf.cos_theta_fix()));
     pass_through_ray(p, slot, v.sp);
     return true;
+}
+
+// KHR_materials_volume: the segment a sub-path (camera or light) has just traced to v loses
+// exp(-sigma_a t) when it reached v's surface from inside an absorbing volume, as in pt
+// (materials/pbr_material.h). The throughput carries it on to everything the vertex does:
+// emission, the light vertex stored there, connections, merges and the next segment.
+// Transmittance is sampled by no technique, so no pdf or MIS quantity changes. The lean
+// Bsdf instantiation has no glTF materials and no such code.
+template <class BsdfT, class PathView>
+WF_HD_INLINE void absorb_traced_segment(const SceneView& scene, const PathView& p, uint32_t slot,
+                                        const SubpathVertexOf<BsdfT>& v) {
+    if constexpr (!std::is_same_v<BsdfT, Bsdf>) {
+        const Vec3f sigma_a = volume_sigma_a(scene.materials[v.info.material], v.sp.ng, -p.ray_dir[slot]);
+        if (max_component(sigma_a) > 0.0f)
+            p.throughput[slot] = p.throughput[slot] * beer_lambert(sigma_a, p.hit_t[slot]);
+    }
 }
 
 // The light vertex stored at `entry`, as the BSDF that scatters light there (built for a
