@@ -51,18 +51,23 @@ using test::textured_floor;
 // camera, light paths by the one to the light, so the two see a different BSDF there
 // (materials/gltf_bsdf.h, "Sides and normals"; measured 1% of the image mean on this
 // 6 x 8 sphere). Everything else (the sphere's face, the floor, the shadow) is compared.
-test::PixelMask away_from_outline(const HostScene& scene, uint32_t size) {
+// 0 for the pixels any of whose 3x3 rays passes the unit sphere's centre at a distance d
+// with excluded(d), 1 for the others.
+template <class Excluded>
+test::PixelMask mask_by_distance_to_centre(const HostScene& scene, uint32_t size, Excluded excluded) {
     Camera cam = scene.camera.build(size, size);
     test::PixelMask mask(size_t(size) * size, 1);
     for (uint32_t y = 0; y < size; ++y)
         for (uint32_t x = 0; x < size; ++x)
             for (int k = 0; k < 9; ++k) {
                 Ray r = cam.generate_ray(float(x) + 0.5f * float(k % 3), float(y) + 0.5f * float(k / 3), 0.5f, 0.5f);
-                const float along = -dot(r.origin, r.dir);
-                const float d = length(r.origin + along * r.dir);
-                if (d >= 0.75f && d <= 1.05f) mask[y * size + x] = 0;
+                if (excluded(length(r.origin - dot(r.origin, r.dir) * r.dir))) mask[y * size + x] = 0;
             }
     return mask;
+}
+
+test::PixelMask away_from_outline(const HostScene& scene, uint32_t size) {
+    return mask_by_distance_to_centre(scene, size, [](float d) { return d >= 0.75f && d <= 1.05f; });
 }
 
 EstimatorSpec spec(const char* integrator, uint32_t spp, uint32_t light_paths = 0, float radius_factor = 0.0f) {
@@ -203,15 +208,7 @@ TEST(GltfBidirectionalCpu, AlphaMaskedSphereAllEstimatorsAgreeWithPt) {  // ~10 
 
 // Pixels none of whose 3x3 rays passes within 1.05 of the sphere's centre: 1, others 0.
 test::PixelMask off_sphere(const HostScene& scene, uint32_t size) {
-    Camera cam = scene.camera.build(size, size);
-    test::PixelMask mask(size_t(size) * size, 1);
-    for (uint32_t y = 0; y < size; ++y)
-        for (uint32_t x = 0; x < size; ++x)
-            for (int k = 0; k < 9; ++k) {
-                Ray r = cam.generate_ray(float(x) + 0.5f * float(k % 3), float(y) + 0.5f * float(k / 3), 0.5f, 0.5f);
-                if (length(r.origin - dot(r.origin, r.dir) * r.dir) <= 1.05f) mask[y * size + x] = 0;
-            }
-    return mask;
+    return mask_by_distance_to_centre(scene, size, [](float d) { return d <= 1.05f; });
 }
 
 void check_blended_sphere(const HostScene& scene, const std::string& label) {
