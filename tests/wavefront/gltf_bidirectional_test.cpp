@@ -317,6 +317,35 @@ TEST(GltfBidirectionalIntegrators, EveryIntegratorRendersAbsorbingVolumes) {
                 << int(k) << " alpha mode " << int(p.alpha_mode);
 }
 
+// A volume of partial transmission reflects off its Lambert base inside, where the
+// bidirectional family and pt disagree (docs/architecture.md, section 11): refused, by
+// name, on all but pt; full transmission and thin walls render.
+TEST(GltfBidirectionalIntegrators, OnlyPtRendersPartlyTransmissiveVolumes) {
+    PbrParams partial, textured, full, thin;
+    partial.roughness = 1.0f;
+    partial.metallic = 0.0f;
+    partial.transmission = 0.5f;
+    partial.thin_walled = 0;
+    textured = partial;
+    textured.transmission = 1.0f;
+    textured.transmission_texture = 0;
+    full = partial;
+    full.transmission = 1.0f;
+    thin = partial;
+    thin.thin_walled = 1;
+    for (IntegratorKind k :
+         {IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm, IntegratorKind::Bpm, IntegratorKind::Vcm}) {
+        for (const PbrParams& p : {partial, textured}) {
+            const std::string e = integrator_scene_problem(k, one_gltf_material(p, 1.5f));
+            EXPECT_NE(e.find("material 'paint'"), std::string::npos) << int(k) << ": " << e;
+            EXPECT_NE(e.find("partial transmission"), std::string::npos) << e;
+            EXPECT_NE(e.find("use pt"), std::string::npos) << e;
+        }
+        for (const PbrParams& p : {full, thin}) EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(p, 1.5f)), "") << int(k);
+    }
+    EXPECT_EQ(integrator_scene_problem(IntegratorKind::Pt, one_gltf_material(partial, 1.5f)), "");
+}
+
 TEST(GltfBidirectionalIntegrators, PpmRefusesGltfMaterialsThatMayBeSmooth) {
     PbrParams smooth, textured, rough, volume;
     smooth.roughness = 0.02f;
