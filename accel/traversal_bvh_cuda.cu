@@ -7,16 +7,14 @@
 // task is ready or the whole tree is done. A task's producer always holds a
 // smaller index and is already running, so the wait always ends.
 // The three counters are single addresses every task touches: their atomics are
-// aggregated over the threads of a warp that reach them together (one atomic per
-// warp, ranks by a scan), and waiting threads poll their own task's flag, looking
-// at the counters only every kPollsPerCounterCheck polls, so that the counters'
-// L2 slice serves the atomics rather than the polls.
+// aggregated over the threads of a warp that reach them together (engine/hd.h:
+// atomic_push_index, atomic_push_range, atomic_add_aggregated), and waiting
+// threads poll their own task's flag, looking at the counters only every
+// kPollsPerCounterCheck polls, so that the counters' L2 slice serves the atomics
+// rather than the polls.
 #include "accel/traversal_bvh_build.h"
 
 #include <algorithm>
-
-#include <cooperative_groups.h>
-#include <cooperative_groups/scan.h>
 
 #include "engine/backend/cuda_backend.cuh"
 
@@ -29,18 +27,6 @@ enum Counter : uint32_t { kNextTask = 0, kAllocated = 1, kFinished = 2 };
 constexpr uint32_t kPollsPerCounterCheck = 16;
 
 __device__ uint32_t load_volatile(const uint32_t* p) { return *static_cast<const volatile uint32_t*>(p); }
-
-// atomicAdd(counter, value) for each calling thread, as one atomic for the threads
-// of the warp that call it together; returns this thread's old value.
-__device__ uint32_t warp_aggregated_add(uint32_t* counter, uint32_t value) {
-    namespace cg = cooperative_groups;
-    const cg::coalesced_group g = cg::coalesced_threads();
-    const uint32_t offset = cg::exclusive_scan(g, value);
-    const uint32_t last = g.size() - 1;
-    uint32_t base = 0;
-    if (g.thread_rank() == last && offset + value > 0) base = atomicAdd(counter, offset + value);
-    return g.shfl(base, last) + offset;
-}
 
 }  // namespace
 
@@ -63,7 +49,7 @@ void collapse_on_device(CudaBackend& be, const BvhNode* nodes, uint32_t num_node
         std::min<uint32_t>(capacity, uint32_t(be.properties().multiProcessorCount) * 256u);
     be.parallel_for("bvh_collapse", workers, [=] __device__(uint32_t) {
         for (;;) {
-            const uint32_t i = warp_aggregated_add(&counters[kNextTask], 1u);
+            const uint32_t i = atomic_push_index(&counters[kNextTask]);
             if (i >= capacity) return;
             volatile CollapseTask* slot = tasks + i;
             // Task i is coming while it is allocated and unfinished; none comes
@@ -85,7 +71,7 @@ void collapse_on_device(CudaBackend& be, const BvhNode* nodes, uint32_t num_node
             const CollapseTask t{slot->flat, slot->depth, slot->pushes, 0u};
             const CollapsedChildren c = collect_children(nodes, t.flat, t.depth, t.pushes);
             const uint32_t k = count_interior(nodes, c);
-            const uint32_t reserved = warp_aggregated_add(&counters[kAllocated], k);  // every thread calls it
+            const uint32_t reserved = atomic_push_range(&counters[kAllocated], k);  // every thread calls it
             const uint32_t first = k > 0 ? reserved : 0u;
             CollapseTask kids[kTraversalWidth];
             out[i] = make_collapsed_node(nodes, t, c, first, kids);
@@ -98,7 +84,7 @@ void collapse_on_device(CudaBackend& be, const BvhNode* nodes, uint32_t num_node
             __threadfence();
             for (uint32_t j = 0; j < k; ++j) static_cast<volatile CollapseTask*>(tasks + first + j)->ready = generation;
             __threadfence();
-            warp_aggregated_add(&counters[kFinished], 1u);
+            atomic_add_aggregated(&counters[kFinished], 1u);
         }
     });
 }

@@ -49,6 +49,29 @@ WF_HD_INLINE uint32_t atomic_push_index(uint32_t* size) {
 #endif
 }
 
+// Claims `count` consecutive slots (any count per thread, 0 included): returns the
+// first and adds count to *size. On the GPU the active lanes of a warp take
+// consecutive ranges, in lane order, with one atomic for the warp.
+WF_HD_INLINE uint32_t atomic_push_range(uint32_t* size, uint32_t count) {
+#if WF_DEVICE_CODE
+    const unsigned mask = __activemask();
+    const int lane = int(threadIdx.x & 31u);
+    const int leader = __ffs(int(mask)) - 1;
+    uint32_t before = 0, total = 0;  // the counts of the lanes below this one, of all
+    for (unsigned m = mask; m != 0u; m &= m - 1u) {
+        const int from = __ffs(int(m)) - 1;
+        const uint32_t c = __shfl_sync(mask, count, from);
+        if (from < lane) before += c;
+        total += c;
+    }
+    uint32_t base = 0;
+    if (lane == leader && total > 0u) base = atomicAdd(size, total);
+    return __shfl_sync(mask, base, leader) + before;
+#else
+    return __atomic_fetch_add(size, count, __ATOMIC_RELAXED);
+#endif
+}
+
 // The same, for counters many threads bump at once (statistics): on the GPU the
 // active lanes of a warp sum their values first and one of them adds the total,
 // so a counter hit by every thread costs one atomic per warp.
