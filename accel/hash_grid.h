@@ -63,6 +63,8 @@ WF_HD_INLINE uint32_t hash_grid_bucket(int32_t x, int32_t y, int32_t z, uint32_t
 // The cells-used count goes through kHashGridUsedSlots counters, one 128-byte line
 // apart, after the total: counters[0] = total, slot k at counters[(k + 1) * stride].
 inline constexpr uint32_t kHashGridUsedSlots = 64;
+// Threads of the count and scatter passes of a build whose point count is on the device.
+inline constexpr uint32_t kHashGridLaunchThreads = 1u << 20;
 inline constexpr uint32_t kHashGridUsedStride = 32;
 
 // Adds `used` (0 or 1) for the bucket `index` to the slot of its group of 32 indices:
@@ -173,6 +175,20 @@ public:
     // while the grid is used.
     void build(Backend& backend, const Vec3f* points, const uint8_t* valid, uint32_t n, const Aabb& bounds,
                float radius) {
+        build(backend, points, valid, n, nullptr, bounds, radius);
+    }
+    // The same over points[0..min(*count, n)), with the count in backend memory (written
+    // by earlier launches; the host need not know it): the count and scatter passes stride
+    // over at most kHashGridLaunchThreads threads.
+    void build(Backend& backend, const Vec3f* points, uint32_t n, const uint32_t* count, const Aabb& bounds,
+               float radius) {
+        build(backend, points, nullptr, n, count, bounds, radius);
+    }
+
+    // Both of the above (public only because nvcc's device lambdas may not be enclosed by
+    // a private member function).
+    void build(Backend& backend, const Vec3f* points, const uint8_t* valid, uint32_t n, const uint32_t* count,
+               const Aabb& bounds, float radius) {
         if (!reserved_) throw std::invalid_argument("HashGrid::build: call reserve() before build()");
         if (n > max_points_)
             throw std::invalid_argument("HashGrid::build: " + std::to_string(n) + " points, but reserve() allowed " +
@@ -196,23 +212,30 @@ public:
             for (uint32_t j = k; j < num_buckets + 2; j += clear_threads) offsets[j] = 0;
             if (k <= kHashGridUsedSlots) counters[k * kHashGridUsedStride] = 0;
         });
-        backend.parallel_for("build_hash_grid_count", n, WF_LAMBDA(uint32_t i) {
-            if (valid && !valid[i]) return;
-            atomic_add(&offsets[hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets) + 1], 1u);
+        const uint32_t launched = count ? std::min(n, kHashGridLaunchThreads) : n;
+        backend.parallel_for("build_hash_grid_count", launched, WF_LAMBDA(uint32_t t) {
+            const uint32_t end = count ? std::min(*count, n) : n;
+            for (uint32_t i = t; i < end; i += launched) {
+                if (valid && !valid[i]) continue;
+                atomic_add(&offsets[hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets) + 1], 1u);
+            }
         });
         backend.exclusive_scan("build_hash_grid_scan", offsets + 1, offsets + 1, num_buckets + 1);
         backend.parallel_for("build_hash_grid_cells_used", num_buckets, WF_LAMBDA(uint32_t b) {
             hash_grid_count_used(counters, b, offsets[b + 2] > offsets[b + 1]);
         });
-        backend.parallel_for("build_hash_grid_scatter", n, WF_LAMBDA(uint32_t i) {
+        backend.parallel_for("build_hash_grid_scatter", launched, WF_LAMBDA(uint32_t t) {
             // The cells-used pass has finished: fold its slots into the total, slot k by
-            // thread k mod n (in parallel: one thread summing them all serialises 64
-            // loads, 10 us at 1M points).
-            for (uint64_t k = i; k < kHashGridUsedSlots; k += n)
+            // thread k mod launched (in parallel: one thread summing them all serialises
+            // 64 loads, 10 us at 1M points).
+            for (uint64_t k = t; k < kHashGridUsedSlots; k += launched)
                 atomic_add(counters, counters[(k + 1) * kHashGridUsedStride]);
-            if (valid && !valid[i]) return;
-            const uint32_t b = hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
-            sorted[atomic_add(&offsets[b + 1], 1u)] = i;
+            const uint32_t end = count ? std::min(*count, n) : n;
+            for (uint32_t i = t; i < end; i += launched) {
+                if (valid && !valid[i]) continue;
+                const uint32_t b = hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
+                sorted[atomic_add(&offsets[b + 1], 1u)] = i;
+            }
         });
     }
 

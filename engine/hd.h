@@ -49,6 +49,23 @@ WF_HD_INLINE uint32_t atomic_push_index(uint32_t* size) {
 #endif
 }
 
+// atomic_push_index for lanes of one warp that may push to different counters (a
+// queue per key): the lanes sharing a counter take consecutive slots with one atomic.
+WF_HD_INLINE uint32_t atomic_push_index_keyed(uint32_t* size) {
+#if WF_DEVICE_CODE
+    const unsigned mask = __activemask();
+    const unsigned peers = __match_any_sync(mask, reinterpret_cast<unsigned long long>(size));
+    const int lane = int(threadIdx.x & 31u);
+    const int leader = __ffs(int(peers)) - 1;
+    uint32_t base = 0;
+    if (lane == leader) base = atomicAdd(size, uint32_t(__popc(int(peers))));
+    base = __shfl_sync(mask, base, leader);
+    return base + uint32_t(__popc(int(peers & ((1u << lane) - 1u))));
+#else
+    return __atomic_fetch_add(size, 1u, __ATOMIC_RELAXED);
+#endif
+}
+
 // Claims `count` consecutive slots (any count per thread, 0 included): returns the
 // first and adds count to *size. On the GPU the active lanes of a warp take
 // consecutive ranges, in lane order, with one atomic for the warp.

@@ -7,6 +7,7 @@
 
 #include "accel/hash_grid.h"
 #include "engine/film.h"
+#include "engine/hd.h"
 #include "engine/rng.h"
 #include "wavefront/scene_view.h"
 #include "wavefront/state/camera_path.h"
@@ -50,6 +51,9 @@ struct VcmIteration {
     MergeVertex* merge_vertices = nullptr;  // what the tests read, and the rest
 };
 
+// A light path's vertex table entry with no vertex (a delta BSDF there, or the path ended).
+inline constexpr uint32_t kNoLightVertex = 0xffffffffu;
+
 // Iterations traced together in one wave (small films): light paths, light vertices
 // and camera paths of up to this many iterations share the launches.
 inline constexpr uint32_t kMaxVcmBatch = 8;
@@ -58,7 +62,9 @@ struct VcmContext {
     SceneView scene;
     CameraPathView camera_paths;
     LightPathView light_paths;       // `path` holds the batch light-path index b * light paths + p
-    LightVertexView light_vertices;  // see light_vertex_entry
+    LightVertexView light_vertices;  // a block of light_vertices_per_iteration() per batch iteration
+    uint32_t* light_vertex_counts;   // [batch iteration]: entries claimed in its block (zeroed per batch)
+    uint32_t* light_path_vertices;   // [batch light path * vertex_stride + k - 1]: its vertex of path length k, or kNoLightVertex
     uint32_t vertex_stride;          // max path length - 1: the most vertices a light path stores
     uint32_t num_light_paths;        // per iteration
     VcmTechniques techniques;
@@ -69,13 +75,20 @@ struct VcmContext {
     FilmView film;
     uint32_t* counters;              // kNumVcmCounters in backend memory, or null: no statistics
 
-    // Light vertices are stored by iteration, path length, then path: the vertices one
-    // bounce of the light pass writes are contiguous, so the stages writing and reading
-    // them coalesce, and each iteration's vertices form one block for its grid.
+    // Each iteration's light vertices fill a block of their own (its hash grid is built over
+    // it): at most vertex_stride per light path.
     WF_HD size_t light_vertices_per_iteration() const { return size_t(vertex_stride) * num_light_paths; }
-    WF_HD uint32_t light_vertex_entry(uint32_t batch_light_path, uint32_t path_length) const {
-        uint32_t b = batch_light_path / num_light_paths, p = batch_light_path - b * num_light_paths;
-        return uint32_t(b * light_vertices_per_iteration() + size_t(path_length - 1) * num_light_paths + p);
+    // The next free entry of the light path's iteration block (store_light_vertex).
+    WF_HD uint32_t claim_light_vertex(uint32_t batch_light_path) const {
+        const uint32_t b = batch_light_path / num_light_paths;
+        return uint32_t(b * light_vertices_per_iteration() + atomic_push_index_keyed(light_vertex_counts + b));
+    }
+    // The light path's row of the vertex table: entry k - 1 for path length k.
+    WF_HD uint32_t* light_vertices_of_path(uint32_t batch_light_path) const {
+        return light_path_vertices + size_t(batch_light_path) * vertex_stride;
+    }
+    WF_HD uint32_t light_vertex_of(uint32_t batch_light_path, uint32_t path_length) const {
+        return light_vertices_of_path(batch_light_path)[path_length - 1];
     }
     WF_HD const VcmIteration& iteration_of_light_path(uint32_t batch_light_path) const {
         return iterations[batch_light_path / num_light_paths];

@@ -83,8 +83,9 @@ public:
         stride_ = std::max(1u, s.max_depth - 1);
         const uint32_t max_wave = res.max_wave_paths ? res.max_wave_paths : kDefaultWavePaths;
         const uint64_t entries = uint64_t(num_light_paths_) * stride_;  // per iteration
+        // Per entry: the vertex, its light path's table entry, and the merging copies.
         const uint64_t bytes_per_iteration =
-            entries * (LightVertexStorage<Backend>::kBytesPerElement +
+            entries * (LightVertexStorage<Backend>::kBytesPerElement + sizeof(uint32_t) +
                        (techniques_.merge ? sizeof(MergePoint) + sizeof(MergeVertex) : 0));
         // Small films: trace several iterations in one wave (as pt does), within the
         // wave size and the light-vertex memory budget.
@@ -130,6 +131,8 @@ public:
                                                : " or a smaller --max-depth"));
         }
         light_vertices_.allocate(uint32_t(entries * batch_));
+        light_path_vertices_.resize(entries * batch_);
+        light_vertex_counts_.resize(kMaxVcmBatch);
         light_paths_.allocate(light_wave_);
         light_active_.resize(light_wave_);
         light_surface_.resize(light_wave_);
@@ -204,6 +207,9 @@ private:
         ctx.camera_paths = camera_paths_.view();
         ctx.light_paths = light_paths_.view();
         ctx.light_vertices = light_vertices_.view();
+        ctx.light_vertex_counts = light_vertex_counts_.data();
+        ctx.light_path_vertices = light_path_vertices_.data();
+        light_vertex_counts_.fill_zero();
         ctx.vertex_stride = stride_;
         ctx.num_light_paths = num_light_paths_;
         ctx.techniques = techniques_;
@@ -240,8 +246,8 @@ private:
             for (uint32_t b = 0; b < count; ++b) {
                 VcmIteration& it = ctx.iterations[b];
                 LightVertexView block = ctx.light_vertices.from(b * per_iteration);
-                grids_[b].build(backend_, block.position, block.valid, uint32_t(per_iteration), res_.scene.bounds,
-                                it.merge_radius);
+                grids_[b].build(backend_, block.position, uint32_t(per_iteration), ctx.light_vertex_counts + b,
+                                res_.scene.bounds, it.merge_radius);
                 it.grid = grids_[b].view();
                 if (gltf) gather_merge_vertices<CoverageBsdf>(backend_, it, block, uint32_t(per_iteration));
                 else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
@@ -355,6 +361,8 @@ private:
     float base_radius_ = 0.0f, last_radius_ = 0.0f;
     LightPathStorage<Backend> light_paths_;
     LightVertexStorage<Backend> light_vertices_;
+    Items light_path_vertices_;  // the light-path vertex table (VcmContext::light_path_vertices)
+    Items light_vertex_counts_;  // per batch iteration: entries claimed in its block
     typename Backend::template Buffer<MergePoint> merge_points_;
     typename Backend::template Buffer<MergeVertex> merge_vertices_;
     CameraPathStorage<Backend> camera_paths_;

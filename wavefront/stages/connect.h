@@ -46,7 +46,7 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
     push_shadow_ray(shadow, ray, t_max, contribution, p.pixel[slot]);
 }
 
-// e: the light vertex of path length k that the caller found valid and short enough.
+// e: the light vertex of path length k that the caller found stored and short enough.
 template <class BsdfT>
 WF_HD_INLINE void connect_to_light_vertex(const VcmContext& ctx, uint32_t slot, const SubpathVertexOf<BsdfT>& v,
                                           uint32_t e,
@@ -99,10 +99,10 @@ void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> 
         const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
         if (v.bsdf.is_delta()) return;
         if (ctx.scene.num_lights > 0) connect_to_light_source(ctx, slot, v, shadow);
-        const uint32_t light_path = ctx.light_path_of_camera_path(slot);
+        const uint32_t* light_vertices = ctx.light_vertices_of_path(ctx.light_path_of_camera_path(slot));
         for (uint32_t k = 1; k <= ctx.vertex_stride && k + 1 + length <= ctx.max_path_length; ++k) {
-            const uint32_t e = ctx.light_vertex_entry(light_path, k);
-            if (!ctx.light_vertices.valid[e]) continue;
+            const uint32_t e = light_vertices[k - 1];
+            if (e == kNoLightVertex) continue;
             uint32_t at = connections.push();
             if (at == WorkQueue<ConnectionView>::kQueueFull) continue;
             connections.items.camera_slot[at] = slot;

@@ -18,9 +18,9 @@ void connect_to_camera(Backend& backend, const VcmContext& ctx, SlotQueue<LightP
     for_all_queued(backend, "connect_to_camera", surface, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
         const LightVertexView& lv = ctx.light_vertices;
-        const uint32_t e = ctx.light_vertex_entry(p.path[slot], p.path_length[slot]);
+        const uint32_t e = ctx.light_vertex_of(p.path[slot], p.path_length[slot]);
+        if (e == kNoLightVertex) return;  // a delta BSDF here
         const VcmWeights& weights = ctx.iteration_of_light_path(p.path[slot]).weights;
-        if (!lv.valid[e]) return;  // no vertex here (delta BSDF, or the path ended)
         const Camera& camera = ctx.scene.camera;
         const Vec3f point = lv.position[e];
         float rx, ry;

@@ -55,7 +55,8 @@ void generate_light(Backend& backend, const VcmContext& ctx, uint32_t first_path
     backend.parallel_for("generate_light", num_paths, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
         const uint32_t path = first_path + slot;
-        for (uint32_t k = 1; k <= ctx.vertex_stride; ++k) ctx.light_vertices.valid[ctx.light_vertex_entry(path, k)] = 0;
+        uint32_t* vertices = ctx.light_vertices_of_path(path);
+        for (uint32_t k = 0; k < ctx.vertex_stride; ++k) vertices[k] = kNoLightVertex;
         p.alive[slot] = 0;
         p.path[slot] = path;
         if (ctx.scene.num_lights == 0) return;

@@ -1,7 +1,8 @@
 // Stage `store_light_vertex`: at each light sub-path hit, completes the MIS
 // quantities (eqs. 31-36 of the tech. report) and the glTF volume absorption
 // (vcm_vertex.h) of the segment just traced and, where the BSDF has a non-delta lobe,
-// stores the vertex in the light path's range of the flat light-vertex buffer: at a point
+// stores the vertex in the next free entry of its iteration's block of the light-vertex
+// buffer, and that entry in the light path's row of the vertex table: at a point
 // glTF alpha BLEND covers in part too, whichever way shade_light continues from it
 // (vcm_vertex.h).
 #pragma once
@@ -33,7 +34,7 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         store_mis(p, slot, mis);
         if (v.bsdf.is_delta()) return;
         const LightVertexView& lv = ctx.light_vertices;
-        const uint32_t e = ctx.light_vertex_entry(p.path[slot], length);
+        const uint32_t e = ctx.claim_light_vertex(p.path[slot]);
         lv.position[e] = v.sp.p;
         lv.position_error[e] = v.sp.p_error;
         lv.normal[e] = v.sp.ng;
@@ -46,7 +47,7 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         lv.d_vc[e] = mis.d_vc;
         lv.d_vm[e] = mis.d_vm;
         lv.continuation[e] = v.bsdf.continuation_prob();
-        lv.valid[e] = 1;
+        ctx.light_vertices_of_path(p.path[slot])[length - 1] = e;
         ctx.count(kCounterLightVertices, 1);
     });
 }

@@ -11,7 +11,7 @@
 // X(type, name, comment)
 #define WF_CONNECTION_FIELDS(X)                                                                    \
     X(uint32_t, camera_slot, "camera-path slot of the camera vertex")                              \
-    X(uint32_t, light_entry, "light-vertex entry (VcmContext::light_vertex_entry)")
+    X(uint32_t, light_entry, "light-vertex entry (VcmContext::light_vertex_of)")
 
 namespace wf {
 WF_DECLARE_SOA(Connection, WF_CONNECTION_FIELDS)

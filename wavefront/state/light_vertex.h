@@ -1,12 +1,12 @@
 // Light vertices: every non-delta surface hit of a light sub-path, kept for the
 // camera pass to connect to (bpt, vcm) and merge with (ppm, bpm, vcm). A flat
-// buffer with a fixed entry per (iteration, light path, path length): the vertex of
-// path p of batch iteration b at path length k (1-based) lives at
-// b * stride * light_paths + (k - 1) * light_paths + p (VcmContext::light_vertex_entry),
-// and `valid` says whether one was stored there. So the camera
-// path of pixel p finds its light path's vertices without a search, the layout is
-// the same whatever order the light pass ran in, and one bounce of the light pass
-// writes one contiguous block.
+// buffer with a block of stride * light_paths entries per batch iteration; the
+// vertices of an iteration fill its block densely from the front, in the order
+// store_light_vertex claims them (an atomic counter per iteration,
+// VcmContext::claim_light_vertex), so a bounce's stores are coalesced and the hash
+// grid reads only the vertices there are. Where a light path's vertex of path length
+// k lives is in the light-path vertex table (VcmContext::light_vertex_of): the camera
+// path of pixel p finds its light path's vertices without a search.
 // The glTF fields (prim, hit_u, hit_v: what rebuilds shading normal, UVs and textures,
 // wavefront/stages/path_vertex.h) are written and read only by the SurfaceBsdf
 // instantiation of the stages (scenes with glTF materials); the lean Bsdf one moves
@@ -33,8 +33,7 @@
     X(float, d_vcm, "MIS: dVCM at the vertex")                                                      \
     X(float, d_vc, "MIS: dVC at the vertex")                                                        \
     X(float, d_vm, "MIS: dVM at the vertex")                                                        \
-    X(float, continuation, "Russian-roulette continuation probability of the BSDF at the vertex")   \
-    X(uint8_t, valid, "1 when a vertex is stored in this entry (the hash grid skips the others)")
+    X(float, continuation, "Russian-roulette continuation probability of the BSDF at the vertex")
 
 namespace wf {
 WF_DECLARE_SOA(LightVertex, WF_LIGHT_VERTEX_FIELDS)
