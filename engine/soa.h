@@ -4,11 +4,15 @@
 //   <Name>View              raw pointers, one array per field, passed to kernels
 //   <Name>Storage<Backend>  the owning backend buffers, allocate(n) and view()
 // so that adding a field to a record is a one-line change. View::from(first) is
-// the view of a sub-range (host code: the pointers are offset on the host).
+// the view of a sub-range (host code: the pointers are offset on the host);
+// View::copy_element(to, src, from) copies every field of element `from` of src to
+// element `to` (device code too: stages that move paths between slots).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "engine/hd.h"
 
 #define WF_SOA_POINTER_(type, name, comment) type* name;
 #define WF_SOA_BUFFER_(type, name, comment) typename Backend::template Buffer<type> name;
@@ -16,6 +20,7 @@
 #define WF_SOA_VIEW_(type, name, comment) v.name = name.data();
 #define WF_SOA_BYTES_(type, name, comment) +sizeof(type)
 #define WF_SOA_OFFSET_(type, name, comment) v.name += first;
+#define WF_SOA_COPY_(type, name, comment) name[to] = src.name[from];
 
 #define WF_DECLARE_SOA(Name, FIELDS)                                                              \
     struct Name##View {                                                                           \
@@ -25,6 +30,9 @@
             Name##View v = *this;                                                                 \
             FIELDS(WF_SOA_OFFSET_)                                                                \
             return v;                                                                             \
+        }                                                                                         \
+        WF_HD void copy_element(size_t to, const Name##View& src, size_t from) const {            \
+            FIELDS(WF_SOA_COPY_)                                                                  \
         }                                                                                         \
     };                                                                                            \
     template <class Backend>                                                                      \

@@ -4,12 +4,13 @@
 //
 //   light pass, per wave of light paths:
 //     generate_light -> compact -> per bounce: intersect_closest[light] ->
-//     store_light_vertex -> connect_to_camera -> intersect_shadow[light] -> shade_light -> compact
+//     store_light_vertex -> connect_to_camera -> intersect_shadow[light] -> shade_light ->
+//     compact + move_paths (survivors to the front of the other state buffer: compact_moving_paths.h)
 //   build_hash_grid over every light vertex (when merging)
 //   camera pass, per wave of pixels:
 //     generate -> per bounce: intersect_closest -> shade_background -> shade_surface ->
-//     connect -> connect_vertices -> intersect_shadow -> merge -> scatter -> compact;
-//     then accumulate
+//     connect -> connect_vertices -> intersect_shadow -> merge -> scatter ->
+//     accumulate_ended -> compact + move_paths
 //
 // Everything stays on the device; the host only reads the lagged active-queue
 // sizes (to stop issuing bounces) and, with --stats, the event counters.
@@ -26,8 +27,9 @@
 #include "materials/coverage_bsdf.h"
 #include "wavefront/bounce_counters.h"
 #include "wavefront/integrator.h"
-#include "wavefront/stages/accumulate.h"
+#include "wavefront/stages/accumulate_ended.h"
 #include "wavefront/stages/compact.h"
+#include "wavefront/stages/compact_moving_paths.h"
 #include "wavefront/stages/connect.h"
 #include "wavefront/stages/connect_to_camera.h"
 #include "wavefront/stages/first_hit_aovs.h"
@@ -111,8 +113,9 @@ public:
         // A film too large for the device is a clear error here, not a failed allocation later.
         const uint64_t connection_bytes =
             techniques_.connect ? uint64_t(camera_wave_) * stride_ * ConnectionStorage<Backend>::kBytesPerElement : 0;
-        const uint64_t needed = vertex_bytes_ + uint64_t(light_wave_) * LightPathStorage<Backend>::kBytesPerElement +
-                                uint64_t(camera_wave_) * CameraPathStorage<Backend>::kBytesPerElement +
+        // Path state twice: survivors move between two buffers (compact_moving_paths.h).
+        const uint64_t needed = vertex_bytes_ + 2 * uint64_t(light_wave_) * LightPathStorage<Backend>::kBytesPerElement +
+                                2 * uint64_t(camera_wave_) * CameraPathStorage<Backend>::kBytesPerElement +
                                 shadow_capacity_ * ShadowRayStorage<Backend>::kBytesPerElement + connection_bytes;
         const uint64_t available = backend_.available_memory();
         if (needed > available) {
@@ -133,12 +136,12 @@ public:
         light_vertices_.allocate(uint32_t(entries * batch_));
         light_path_vertices_.resize(entries * batch_);
         light_vertex_counts_.resize(kMaxVcmBatch);
-        light_paths_.allocate(light_wave_);
+        for (auto& b : light_paths_) b.allocate(light_wave_);
         light_active_.resize(light_wave_);
         light_surface_.resize(light_wave_);
         light_counters_.allocate(std::max(1u, s.max_depth - 1));  // light paths trace max - 1 segments
         if (!techniques_.light_trace_only) {
-            camera_paths_.allocate(camera_wave_);
+            for (auto& b : camera_paths_) b.allocate(camera_wave_);
             for (auto* q : {&camera_active_, &camera_surface_, &camera_escaped_, &camera_vertices_})
                 q->resize(camera_wave_);
             camera_counters_.allocate(s.max_depth);
@@ -204,8 +207,8 @@ private:
         const RenderSettings& s = res_.settings;
         VcmContext ctx{};
         ctx.scene = res_.scene;
-        ctx.camera_paths = camera_paths_.view();
-        ctx.light_paths = light_paths_.view();
+        ctx.camera_paths = camera_paths_view(0);
+        ctx.light_paths = light_paths_view(0);
         ctx.light_vertices = light_vertices_.view();
         ctx.light_vertex_counts = light_vertex_counts_.data();
         ctx.light_path_vertices = light_path_vertices_.data();
@@ -265,8 +268,11 @@ private:
     }
 
     template <class BsdfT>
-    void light_wave(const VcmContext& ctx, uint32_t first_path, uint32_t n) {
+    void light_wave(const VcmContext& batch_ctx, uint32_t first_path, uint32_t n) {
         const RenderSettings& s = res_.settings;
+        VcmContext ctx = batch_ctx;  // its light_paths: the state buffer of the bounce
+        uint32_t buffer = 0;
+        ctx.light_paths = light_paths_view(buffer);
         BounceCounters<Backend>& c = light_counters_;
         c.begin_wave();
         generate_light(backend_, ctx, first_path, n);
@@ -288,8 +294,11 @@ private:
                 intersect_shadow(backend_, "intersect_shadow[light]", ctx.scene.geometry, shadow, ctx.film);
             }
             shade_light<BsdfT>(backend_, ctx, surface);
-            compact(backend_, "compact[light]", ctx.light_paths.alive, n,
-                    queue<LightPathView>(light_active_, c, bounce + 1, kQueueActive, n));
+            buffer ^= 1u;
+            compact_moving_paths(backend_, "compact[light]", "move_paths[light]", ctx.light_paths,
+                                 light_paths_view(buffer), bound,
+                                 queue<LightPathView>(light_active_, c, bounce + 1, kQueueActive, n));
+            ctx.light_paths = light_paths_view(buffer);
             c.end_bounce(backend_, bounce);
         }
         c.end_wave(backend_);
@@ -298,8 +307,11 @@ private:
     // Camera paths [first_path, first_path + n) of the batch: path g is pixel g % pixels
     // of iteration first_iteration + g / pixels.
     template <class BsdfT>
-    void camera_wave(const VcmContext& ctx, uint32_t first_path, uint32_t n) {
+    void camera_wave(const VcmContext& batch_ctx, uint32_t first_path, uint32_t n) {
         const RenderSettings& s = res_.settings;
+        VcmContext ctx = batch_ctx;  // its camera_paths: the state buffer of the bounce
+        uint32_t buffer = 0;
+        ctx.camera_paths = camera_paths_view(buffer);
         BounceCounters<Backend>& c = camera_counters_;
         c.begin_wave();
         vertex_counts_.fill_zero();
@@ -333,12 +345,26 @@ private:
             }
             if (techniques_.merge) merge<BsdfT>(backend_, ctx, vertices);
             scatter<BsdfT>(backend_, ctx, vertices);
-            compact(backend_, "compact", ctx.camera_paths.alive, n,
-                    queue<CameraPathView>(camera_active_, c, bounce + 1, kQueueActive, n));
+            accumulate_ended(backend_, ctx.camera_paths, active, bounce + 1 == s.max_depth, ctx.film);
+            buffer ^= 1u;
+            compact_moving_paths(backend_, "compact", "move_paths", ctx.camera_paths, camera_paths_view(buffer), bound,
+                                 queue<CameraPathView>(camera_active_, c, bounce + 1, kQueueActive, n));
+            ctx.camera_paths = camera_paths_view(buffer);
             c.end_bounce(backend_, bounce);
         }
-        accumulate(backend_, ctx.camera_paths, n, ctx.film);
         c.end_wave(backend_);
+    }
+
+    // The path state buffers (compact_moving_paths.h): both views share buffer 0's `alive`.
+    LightPathView light_paths_view(uint32_t buffer) {
+        LightPathView v = light_paths_[buffer].view();
+        v.alive = light_paths_[0].alive.data();
+        return v;
+    }
+    CameraPathView camera_paths_view(uint32_t buffer) {
+        CameraPathView v = camera_paths_[buffer].view();
+        v.alive = camera_paths_[0].alive.data();
+        return v;
     }
 
     void read_counters(uint32_t count) {
@@ -359,13 +385,13 @@ private:
     uint32_t light_wave_ = 0, camera_wave_ = 0;
     uint64_t shadow_capacity_ = 0, vertex_bytes_ = 0;
     float base_radius_ = 0.0f, last_radius_ = 0.0f;
-    LightPathStorage<Backend> light_paths_;
+    LightPathStorage<Backend> light_paths_[2];  // the surviving paths move between them every bounce
     LightVertexStorage<Backend> light_vertices_;
     Items light_path_vertices_;  // the light-path vertex table (VcmContext::light_path_vertices)
     Items light_vertex_counts_;  // per batch iteration: entries claimed in its block
     typename Backend::template Buffer<MergePoint> merge_points_;
     typename Backend::template Buffer<MergeVertex> merge_vertices_;
-    CameraPathStorage<Backend> camera_paths_;
+    CameraPathStorage<Backend> camera_paths_[2];
     ShadowRayStorage<Backend> shadow_rays_;
     Items light_active_, light_surface_;
     Items camera_active_, camera_surface_, camera_escaped_, camera_vertices_;
