@@ -487,8 +487,9 @@ private:
             // reflection inside a volume makes for every wi far enough from a steep wo (and
             // ViewAndLight for a grazing wi). Counted only with the value, the pdf fell short
             // of the density sample() draws with, and f / pdf there was the specular lobe's
-            // alone, up to 3x too much: pt, lt and ppm (sampling inside) read 20-30% high on a
-            // volume of transmission 0.5 (docs/architecture.md, section 11).
+            // alone, up to 3x too much: every estimator sampling inside a volume of
+            // transmission 0.5 read high, up to +15% (pt, camera inside) and +41% (lt, camera
+            // outside) at path length 3 (docs/architecture.md, section 11).
             e.f += base_ * (kd * kInvPi);
             e.pdf_fwd += p_diff_ * wi.z * kInvPi;
             if (reverse) e.pdf_rev += rev.diffuse * wo.z * kInvPi;
