@@ -96,17 +96,9 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
                 // alphaMode MASK and BLEND render here: a point of coverage a is the mixture
                 // of the surface's BSDF (times a) and a delta pass-through
                 // (wavefront/stages/vcm_vertex.h, materials/coverage_bsdf.h). So do absorbing
-                // volumes: sub-paths, connections and shadow rays all apply Beer-Lambert.
-                // A volume whose transmission is partial (a factor below 1, or a texture) has a
-                // Lambert base that reflects inside it; there the bidirectional family and pt
-                // disagree by up to 30% (docs/architecture.md, section 11, open), so it is
-                // refused rather than rendered wrong. Transmission 1 and thin walls agree.
-                if (m.pbr.thin_walled == 0 && m.pbr.transmission > 0.0f && m.pbr.metallic < 1.0f &&
-                    (m.pbr.transmission < 1.0f || m.pbr.transmission_texture >= 0))
-                    return "/materials: material '" + material_name(scene, i) +
-                           "' is a glTF volume (KHR_materials_volume) with partial transmission (transmissionFactor "
-                           "below 1 or a transmissionTexture), whose base reflects inside the volume, which only pt "
-                           "renders correctly so far; use pt";
+                // volumes: sub-paths, connections and shadow rays all apply Beer-Lambert. And
+                // volumes of partial transmission, whose Lambert base reflects inside
+                // (tests/wavefront/gltf_inside_volume_test.cpp).
                 if (kind == IntegratorKind::Ppm && !gltf_material_ppm_safe(m))
                     return "/materials: material '" + material_name(scene, i) +
                            "' may be smooth (roughness below " + std::to_string(kPpmMinGltfRoughness).substr(0, 4) +
