@@ -32,18 +32,27 @@ WF_HD_INLINE uint32_t atomic_add(uint32_t* p, uint32_t v) {
 #endif
 }
 
+#if WF_DEVICE_CODE
+// The lanes of `group` (all active, this one among them) take consecutive slots of
+// *size, in lane order, with one atomic by the group's lowest lane; `active` is the
+// warp's active mask, every lane of which calls this.
+__device__ inline uint32_t push_index_in_group(uint32_t* size, unsigned active, unsigned group) {
+    const int lane = int(threadIdx.x & 31u);
+    const int leader = __ffs(int(group)) - 1;
+    uint32_t base = 0;
+    if (lane == leader) base = atomicAdd(size, uint32_t(__popc(int(group))));
+    base = __shfl_sync(active, base, leader);
+    return base + uint32_t(__popc(int(group & ((1u << lane) - 1u))));
+}
+#endif
+
 // Claims one slot of a queue: returns the old *size and adds 1. On the GPU the
 // active lanes of a warp take consecutive slots with one atomic for the warp, so
 // a queue every thread pushes to is not serialised on its one counter.
 WF_HD_INLINE uint32_t atomic_push_index(uint32_t* size) {
 #if WF_DEVICE_CODE
-    unsigned mask = __activemask();
-    int lane = int(threadIdx.x & 31u);
-    int leader = __ffs(int(mask)) - 1;
-    uint32_t base = 0;
-    if (lane == leader) base = atomicAdd(size, uint32_t(__popc(int(mask))));
-    base = __shfl_sync(mask, base, leader);
-    return base + uint32_t(__popc(int(mask & ((1u << lane) - 1u))));
+    const unsigned mask = __activemask();
+    return push_index_in_group(size, mask, mask);
 #else
     return __atomic_fetch_add(size, 1u, __ATOMIC_RELAXED);
 #endif
@@ -54,13 +63,7 @@ WF_HD_INLINE uint32_t atomic_push_index(uint32_t* size) {
 WF_HD_INLINE uint32_t atomic_push_index_keyed(uint32_t* size) {
 #if WF_DEVICE_CODE
     const unsigned mask = __activemask();
-    const unsigned peers = __match_any_sync(mask, reinterpret_cast<unsigned long long>(size));
-    const int lane = int(threadIdx.x & 31u);
-    const int leader = __ffs(int(peers)) - 1;
-    uint32_t base = 0;
-    if (lane == leader) base = atomicAdd(size, uint32_t(__popc(int(peers))));
-    base = __shfl_sync(mask, base, leader);
-    return base + uint32_t(__popc(int(peers & ((1u << lane) - 1u))));
+    return push_index_in_group(size, mask, __match_any_sync(mask, reinterpret_cast<unsigned long long>(size)));
 #else
     return __atomic_fetch_add(size, 1u, __ATOMIC_RELAXED);
 #endif

@@ -293,10 +293,10 @@ TEST(GltfBidirectionalIntegrators, RenderOpaqueMaskedAndBlendedGltfMaterials) {
     mask.alpha_mode = AlphaMode::Mask;
     blend.alpha_mode = AlphaMode::Blend;
     blend.alpha = 0.4f;
-    for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
-                             IntegratorKind::Bpm, IntegratorKind::Vcm})
+    for (const IntegratorInfo& integrator : kIntegrators)
         for (const PbrParams& p : {opaque, mask, blend})
-            EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(p)), "") << int(k) << " alpha mode " << int(p.alpha_mode);
+            EXPECT_EQ(integrator_scene_problem(integrator.kind, one_gltf_material(p)), "")
+                << integrator.name << " alpha mode " << int(p.alpha_mode);
 }
 
 // KHR_materials_volume absorption renders on every integrator (gltf_absorption_test.cpp
@@ -310,11 +310,10 @@ TEST(GltfBidirectionalIntegrators, EveryIntegratorRendersAbsorbingVolumes) {
     PbrParams blended = glass;
     blended.alpha_mode = AlphaMode::Blend;
     blended.alpha = 0.4f;
-    for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
-                             IntegratorKind::Bpm, IntegratorKind::Vcm})
+    for (const IntegratorInfo& integrator : kIntegrators)
         for (const PbrParams& p : {glass, blended})
-            EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(p, 1.5f)), "")
-                << int(k) << " alpha mode " << int(p.alpha_mode);
+            EXPECT_EQ(integrator_scene_problem(integrator.kind, one_gltf_material(p, 1.5f)), "")
+                << integrator.name << " alpha mode " << int(p.alpha_mode);
 }
 
 // A volume of partial transmission reflects off its Lambert base inside; once refused on
@@ -333,10 +332,9 @@ TEST(GltfBidirectionalIntegrators, EveryIntegratorRendersPartlyTransmissiveVolum
     full.transmission = 1.0f;
     thin = partial;
     thin.thin_walled = 1;
-    for (IntegratorKind k : {IntegratorKind::Pt, IntegratorKind::Lt, IntegratorKind::Bpt, IntegratorKind::Ppm,
-                             IntegratorKind::Bpm, IntegratorKind::Vcm})
+    for (const IntegratorInfo& integrator : kIntegrators)
         for (const PbrParams& p : {partial, textured, full, thin})
-            EXPECT_EQ(integrator_scene_problem(k, one_gltf_material(p, 1.5f)), "") << int(k);
+            EXPECT_EQ(integrator_scene_problem(integrator.kind, one_gltf_material(p, 1.5f)), "") << integrator.name;
 }
 
 TEST(GltfBidirectionalIntegrators, PpmRefusesGltfMaterialsThatMayBeSmooth) {

@@ -355,17 +355,16 @@ private:
         c.end_wave(backend_);
     }
 
-    // The path state buffers (compact_moving_paths.h): both views share buffer 0's `alive`.
-    LightPathView light_paths_view(uint32_t buffer) {
-        LightPathView v = light_paths_[buffer].view();
-        v.alive = light_paths_[0].alive.data();
+    // The view of one of a pass's two path state buffers (compact_moving_paths.h): both
+    // share buffer 0's `alive`.
+    template <class Storage>
+    static auto state_view(Storage (&buffers)[2], uint32_t buffer) {
+        auto v = buffers[buffer].view();
+        v.alive = buffers[0].alive.data();
         return v;
     }
-    CameraPathView camera_paths_view(uint32_t buffer) {
-        CameraPathView v = camera_paths_[buffer].view();
-        v.alive = camera_paths_[0].alive.data();
-        return v;
-    }
+    LightPathView light_paths_view(uint32_t buffer) { return state_view(light_paths_, buffer); }
+    CameraPathView camera_paths_view(uint32_t buffer) { return state_view(camera_paths_, buffer); }
 
     void read_counters(uint32_t count) {
         std::vector<uint32_t> v = counters_.to_vector();

@@ -93,9 +93,9 @@ template <class BsdfT, class PathView>
 WF_HD_INLINE void absorb_traced_segment(const SceneView& scene, const PathView& p, uint32_t slot,
                                         const SubpathVertexOf<BsdfT>& v) {
     if constexpr (!std::is_same_v<BsdfT, Bsdf>) {
-        const Vec3f sigma_a = volume_sigma_a(scene.materials[v.info.material], v.sp.ng, -p.ray_dir[slot]);
-        if (max_component(sigma_a) > 0.0f)
-            p.throughput[slot] = p.throughput[slot] * beer_lambert(sigma_a, p.hit_t[slot]);
+        const Material& m = scene.materials[v.info.material];
+        if (max_component(m.pbr.sigma_a) > 0.0f)  // no store where nothing absorbs
+            p.throughput[slot] *= volume_transmittance(m, p.ray_dir[slot], v.sp.ng, p.hit_t[slot]);
     }
 }
 
