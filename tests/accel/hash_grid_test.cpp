@@ -115,4 +115,39 @@ TEST(HashGrid, ForEachBucketRangesAreDisjointAndCoverEveryMatch) {
     }
 }
 
+// Neighbouring cells share cache lines: the 64 cells of a 4x4x4 brick take 64
+// consecutive buckets (merge reads a query's 2x2x2 block from one or two places),
+// and bricks sharing a slot do not put a plane's cells on the same buckets.
+TEST(HashGrid, BricksOfCellsTakeConsecutiveBuckets) {
+    const uint32_t nb = 1u << 20;
+    for (int32_t bx : {-3, 0, 5}) {
+        const int32_t x0 = bx * 4, y0 = 8, z0 = -4;
+        uint32_t lo = 0xffffffffu, hi = 0;
+        std::vector<uint32_t> seen;
+        for (int32_t dz = 0; dz < 4; ++dz)
+            for (int32_t dy = 0; dy < 4; ++dy)
+                for (int32_t dx = 0; dx < 4; ++dx) {
+                    const uint32_t b = hash_grid_bucket(x0 + dx, y0 + dy, z0 + dz, nb);
+                    lo = std::min(lo, b);
+                    hi = std::max(hi, b);
+                    seen.push_back(b);
+                }
+        EXPECT_EQ(hi - lo, 63u) << "brick " << bx;
+        EXPECT_EQ(lo % 64, 0u) << "brick " << bx;
+        std::sort(seen.begin(), seen.end());
+        EXPECT_EQ(std::unique(seen.begin(), seen.end()), seen.end()) << "two cells of brick " << bx << " share a bucket";
+    }
+    // A floor (cells y = 0) over 256 x 256 cells in 2^12 buckets (64 slots): with the
+    // scramble its cells spread over the slots' buckets about as a per-cell hash would
+    // spread them (65536 cells, 4096 buckets: 16 per bucket); without it, all of them
+    // would fall on the 16 buckets per slot a brick's floor takes, 64 per bucket.
+    const uint32_t small = 1u << 12;
+    std::vector<uint32_t> load(small, 0);
+    for (int32_t z = 0; z < 256; ++z)
+        for (int32_t x = 0; x < 256; ++x) ++load[hash_grid_bucket(x, 0, z, small)];
+    const uint32_t used = uint32_t(std::count_if(load.begin(), load.end(), [](uint32_t c) { return c > 0; }));
+    EXPECT_GT(used, small * 9 / 10) << "a floor's cells crowd onto few buckets";
+    EXPECT_LT(*std::max_element(load.begin(), load.end()), 64u);
+}
+
 }  // namespace wf

@@ -19,15 +19,19 @@
     X(float, last_pdf_w, "pt: solid-angle pdf (times RR) of the last BSDF sample, for MIS on hits")\
     X(uint8_t, last_specular, "1 when the last scattering was a delta lobe (or the camera)")       \
     X(uint8_t, alive, "1 when the path continues after this bounce; compact selects these")       \
-    X(float, hit_t, "closest-hit distance along ray_dir")                                          \
-    X(uint32_t, hit_prim, "closest-hit primitive id")                                              \
-    X(float, hit_u, "closest-hit barycentric u (triangles)")                                       \
-    X(float, hit_v, "closest-hit barycentric v (triangles)")                                       \
     X(float, d_vcm, "bidirectional MIS: dVCM of Georgiev's recurrences (wavefront/vcm_mis.h)")     \
     X(float, d_vc, "bidirectional MIS: dVC")                                                        \
     X(float, d_vm, "bidirectional MIS: dVM")                                                        \
     X(uint8_t, specular_path, "1 while every scattering so far was specular (ppm, bpm)")
 
+// The closest hit of the ray traced this bounce: intersect_closest writes it before any
+// stage reads it, so paths that move between slots (compact_moving_paths.h) leave it.
+#define WF_CAMERA_PATH_HIT_FIELDS(X)                                                                \
+    X(float, hit_t, "closest-hit distance along ray_dir")                                          \
+    X(uint32_t, hit_prim, "closest-hit primitive id")                                              \
+    X(float, hit_u, "closest-hit barycentric u (triangles)")                                       \
+    X(float, hit_v, "closest-hit barycentric v (triangles)")
+
 namespace wf {
-WF_DECLARE_SOA(CameraPath, WF_CAMERA_PATH_FIELDS)
+WF_DECLARE_SOA_WITH_SCRATCH(CameraPath, WF_CAMERA_PATH_FIELDS, WF_CAMERA_PATH_HIT_FIELDS)
 }  // namespace wf

@@ -16,14 +16,18 @@
     X(uint32_t, path_length, "segments traced so far; the emitted ray is segment 1")               \
     X(uint8_t, from_finite_light, "1 when emitted by an area or point light (not at infinity)")    \
     X(uint8_t, alive, "1 when the path continues after this bounce; compact selects these")       \
-    X(float, hit_t, "closest-hit distance along ray_dir")                                          \
-    X(uint32_t, hit_prim, "closest-hit primitive id")                                              \
-    X(float, hit_u, "closest-hit barycentric u (triangles)")                                       \
-    X(float, hit_v, "closest-hit barycentric v (triangles)")                                       \
     X(float, d_vcm, "MIS: dVCM (wavefront/vcm_mis.h)")                                              \
     X(float, d_vc, "MIS: dVC")                                                                      \
     X(float, d_vm, "MIS: dVM")
 
+// The closest hit of the ray traced this bounce: intersect_closest writes it before any
+// stage reads it, so paths that move between slots (compact_moving_paths.h) leave it.
+#define WF_LIGHT_PATH_HIT_FIELDS(X)                                                                \
+    X(float, hit_t, "closest-hit distance along ray_dir")                                          \
+    X(uint32_t, hit_prim, "closest-hit primitive id")                                              \
+    X(float, hit_u, "closest-hit barycentric u (triangles)")                                       \
+    X(float, hit_v, "closest-hit barycentric v (triangles)")
+
 namespace wf {
-WF_DECLARE_SOA(LightPath, WF_LIGHT_PATH_FIELDS)
+WF_DECLARE_SOA_WITH_SCRATCH(LightPath, WF_LIGHT_PATH_FIELDS, WF_LIGHT_PATH_HIT_FIELDS)
 }  // namespace wf
