@@ -53,7 +53,9 @@
 // own normal (GltfBsdfParams::clearcoat_normal: the normal before the base's normal map;
 // clearcoatNormalTexture is not read), its lobe evaluated and sampled in its own frame;
 // a direction the coat frame puts above the surface but the base frame below gets no
-// coat (sample() refuses it, evaluate() calls it transmission). Seen from inside a volume,
+// coat (sample() refuses it, evaluate() calls it transmission); one the base frame puts
+// above but the coat frame below gets no coat value, but the coat's pdf (a coat sample
+// reflected there is kept, as the base frame calls it a reflection). Seen from inside a volume,
 // both layers are absent (they lie on the outside); the transmission base is scaled by
 // the layers with N.L = |cos| of the transmitted direction.
 //
@@ -500,12 +502,23 @@ private:
                 // F_c(N_c.V) (not F(V.H)). Nothing where wi is below the coat's surface.
                 const Frame cf = Frame::from_z(coat_n_);
                 const Vec3f wo_c = cf.to_local(wo), wi_c = cf.to_local(wi), wm_c = cf.to_local(wm);
-                if (wi_c.z > 0.0f && wo_c.z > 0.0f) {
-                    e.f += Vec3f(coat_weight(wo, false) * coat_dist_.d(wm_c) * coat_dist_.g2(wo_c, wi_c) /
-                                 (4.0f * wo_c.z * wi_c.z));
+                if (wo_c.z > 0.0f) {
+                    // The coat's pdf counts below the coat's surface too (wi_c.z <= 0), where
+                    // its value is 0: a visible normal can reflect wo there, and where the
+                    // coat's normal differs from the base's, sample() keeps such a wi above the
+                    // base (as the Lambert lobe's pdf counts where Fresnel zeroes its value).
+                    // Counted only with the value, the pdf fell short of the density sample()
+                    // draws with, and sample()'s weights in that wedge summed to up to 1.7x
+                    // evaluate()'s integral (tests/materials/gltf_coat_normal_test.cpp).
+                    // pdf_rev leaves it out: the reverse walk from such a wi takes the base's
+                    // normal for the coat's (make()), a frame not modelled here.
                     e.pdf_fwd += p_coat_ * coat_dist_.visible_normal_pdf(wo_c, wm_c) * reflection_jacobian(wo, wm);
-                    if (reverse)
-                        e.pdf_rev += rev.coat * coat_dist_.visible_normal_pdf(wi_c, wm_c) * reflection_jacobian(wi, wm);
+                    if (wi_c.z > 0.0f) {
+                        e.f += Vec3f(coat_weight(wo, false) * coat_dist_.d(wm_c) * coat_dist_.g2(wo_c, wi_c) /
+                                     (4.0f * wo_c.z * wi_c.z));
+                        if (reverse)
+                            e.pdf_rev += rev.coat * coat_dist_.visible_normal_pdf(wi_c, wm_c) * reflection_jacobian(wi, wm);
+                    }
                 }
             }
             if (sheen_max_ > 0.0f) {

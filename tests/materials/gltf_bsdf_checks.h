@@ -1,17 +1,22 @@
-// Helpers of the glTF BSDF tests (gltf_bsdf_test.cpp, gltf_layers_test.cpp): parameter
-// sets, a BSDF lit from a given angle, the chi-square fit of sample() against evaluate()'s
-// pdf, and the sampled directional albedo.
+// Helpers of the glTF BSDF tests (gltf_bsdf_test.cpp, gltf_layers_test.cpp,
+// gltf_bsdf_inside_test.cpp, gltf_coat_normal_test.cpp): parameter sets, a BSDF lit from a
+// given angle, the chi-square fit of sample() against evaluate()'s pdf, sample()'s weights
+// against evaluate() per region of the outgoing direction, and the sampled directional albedo.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "materials/gltf_bsdf.h"
 #include "materials/microfacet.h"
+#include "materials/sampling.h"
 #include "tests/materials/chi_square.h"
 #include "tests/materials/ring_binning.h"
 #include "tests/materials/smallvcm_materials.h"
@@ -81,6 +86,68 @@ inline void expect_chi_square_fits(const GltfBsdf& b, const GltfBsdfParams& p, c
                                    : refraction_map(wo, n, b.front_side() ? 1.0f : p.ior, b.front_side() ? p.ior : 1.0f);
     r = gltf_chi_square(b, bins, t, seed + 1);
     EXPECT_GT(r.p_value, kChiSquareMinPValue) << what << ", transmission: " << r.message;
+}
+
+// sample()'s weights against evaluate(), per region ("band") of the outgoing direction:
+// the mean of f cos / pdf (green) over sample()'s draws that land in a band must equal the
+// integral of evaluate()'s f cos over it (uniform directions on the sphere). An estimator
+// built from sample() then sees what evaluate() says is there; a pdf below the density
+// sample() draws with (a lobe's pdf left out where sample() can pick it) shows up as a band
+// that weighs too much. Delta samples are left out (evaluate() has no delta lobes).
+inline constexpr int kBands = 4;
+using BandOf = std::function<int(Vec3f)>;  // world direction -> band in [0, kBands)
+
+struct BandSums {
+    std::array<double, kBands> mean{}, error{};
+};
+
+inline BandSums finish_bands(const std::array<double, kBands>& sum, const std::array<double, kBands>& sum2, double n) {
+    BandSums b;
+    for (int i = 0; i < kBands; ++i) {
+        b.mean[size_t(i)] = sum[size_t(i)] / n;
+        b.error[size_t(i)] = std::sqrt(std::max(0.0, sum2[size_t(i)] / n - b.mean[size_t(i)] * b.mean[size_t(i)]) / n);
+    }
+    return b;
+}
+
+inline BandSums sampled_bands(const GltfBsdf& b, const BandOf& band_of, int n, uint64_t seed) {
+    UniformRng rng(seed);
+    std::array<double, kBands> sum{}, sum2{};
+    for (int i = 0; i < n; ++i) {
+        const BsdfSample s = b.sample(rng(), rng(), rng());
+        if (is_black(s.factor) || s.specular) continue;
+        const double w = double(s.factor.y) * s.cos_out / s.pdf_w;
+        const size_t k = size_t(band_of(s.wi_world));
+        sum[k] += w;
+        sum2[k] += w * w;
+    }
+    return finish_bands(sum, sum2, n);
+}
+
+inline BandSums integrated_bands(const GltfBsdf& b, const BandOf& band_of, int n, uint64_t seed) {
+    UniformRng rng(seed);
+    std::array<double, kBands> sum{}, sum2{};
+    for (int i = 0; i < n; ++i) {
+        const Vec3f w = sample_uniform_sphere(rng(), rng());
+        const BsdfEval e = b.evaluate(w);
+        const double v = double(e.factor.y) * e.cos_out / uniform_sphere_pdf_w();
+        const size_t k = size_t(band_of(w));
+        sum[k] += v;
+        sum2[k] += v * v;
+    }
+    return finish_bands(sum, sum2, n);
+}
+
+// n draws each way (seeds seed, seed + 1); fails a band more than 5 standard errors off.
+inline void expect_bands_match(const GltfBsdf& b, const BandOf& band_of, int n, uint64_t seed, const std::string& what) {
+    const BandSums s = sampled_bands(b, band_of, n, seed), q = integrated_bands(b, band_of, n, seed + 1);
+    for (size_t k = 0; k < size_t(kBands); ++k) {
+        const double se = std::hypot(s.error[k], q.error[k]);
+        std::printf("%s, band %zu: sampled %.4f +- %.4f, evaluate() %.4f +- %.4f (%+.1f standard errors)\n",
+                    what.c_str(), k, s.mean[k], s.error[k], q.mean[k], q.error[k],
+                    se > 0.0 ? (s.mean[k] - q.mean[k]) / se : 0.0);
+        EXPECT_LE(std::fabs(s.mean[k] - q.mean[k]), 5.0 * se + 1e-6) << what << ", band " << k;
+    }
 }
 
 struct Albedo {
