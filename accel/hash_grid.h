@@ -147,61 +147,35 @@ struct HashGridView {
     // data in bucket order (so a bucket's points are read contiguously); they must do
     // the distance test themselves.
     template <class F>
-    WF_HD void for_each_bucket(Vec3f q, F&& fn) const;
-};
-
-// The 2x2x2 block of cells a query at q must search: q's cell and, per axis, its
-// neighbour on the nearer side. Cell k (bits: x, y, z) of the block is (x[k&1],
-// y[k>>1&1], z[k>>2&1]). Two cells may hash to one bucket: `first` has bit k set when
-// cell k's bucket is not that of a lower k, so each bucket is visited once.
-struct HashGridBlock {
-    int32_t x[2], y[2], z[2];
-    uint32_t first = 0;  // 8 bits; 0 for an unreserved grid (nothing to visit)
-
-    WF_HD HashGridBlock(const HashGridView& g, Vec3f q) {
-        const Vec3f u = (q - g.origin) * g.inv_cell_size;
+    WF_HD void for_each_bucket(Vec3f q, F&& fn) const {
+        if (num_buckets == 0) return;
+        const Vec3f u = (q - origin) * inv_cell_size;
         const float fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
-        x[0] = hash_grid_cell_coordinate(fx);
-        y[0] = hash_grid_cell_coordinate(fy);
-        z[0] = hash_grid_cell_coordinate(fz);
+        const int32_t cx = hash_grid_cell_coordinate(fx), cy = hash_grid_cell_coordinate(fy),
+                      cz = hash_grid_cell_coordinate(fz);
         // The neighbour on the nearer side of each axis (NaN: +1, harmless).
-        x[1] = x[0] + (u.x - fx < 0.5f ? -1 : 1);
-        y[1] = y[0] + (u.y - fy < 0.5f ? -1 : 1);
-        z[1] = z[0] + (u.z - fz < 0.5f ? -1 : 1);
-        if (g.num_buckets == 0) return;
+        const int32_t nx = cx + (u.x - fx < 0.5f ? -1 : 1), ny = cy + (u.y - fy < 0.5f ? -1 : 1),
+                      nz = cz + (u.z - fz < 0.5f ? -1 : 1);
         uint32_t buckets[8];
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
-        for (int k = 0; k < 8; ++k) buckets[k] = bucket(k, g.num_buckets);
+        for (int j = 0; j < 8; ++j)
+            buckets[j] = hash_grid_bucket(j & 1 ? nx : cx, j & 2 ? ny : cy, j & 4 ? nz : cz, num_buckets);
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
-        for (int k = 0; k < 8; ++k) {
-            // Constant loop bounds keep `buckets` in registers on the GPU.
+        for (int j = 0; j < 8; ++j) {
+            // Two cells of the block may share a bucket: visit each bucket once
+            // (constant loop bounds keep `buckets` in registers on the GPU).
             bool seen = false;
-            for (int i = 0; i < k; ++i) seen |= buckets[i] == buckets[k];
-            if (!seen) first |= 1u << k;
+            for (int k = 0; k < j; ++k) seen |= buckets[k] == buckets[j];
+            if (seen) continue;
+            const uint32_t begin = cell_starts[buckets[j]], end = cell_starts[buckets[j] + 1];
+            if (begin < end) fn(begin, end);
         }
     }
-    WF_HD uint32_t bucket(int k, uint32_t num_buckets) const {
-        return hash_grid_bucket(x[k & 1], y[(k >> 1) & 1], z[(k >> 2) & 1], num_buckets);
-    }
 };
-
-template <class F>
-WF_HD void HashGridView::for_each_bucket(Vec3f q, F&& fn) const {
-    const HashGridBlock block(*this, q);
-#if WF_DEVICE_CODE
-#pragma unroll
-#endif
-    for (int k = 0; k < 8; ++k) {
-        if (!(block.first >> k & 1u)) continue;
-        const uint32_t b = block.bucket(k, num_buckets);
-        const uint32_t begin = cell_starts[b], end = cell_starts[b + 1];
-        if (begin < end) fn(begin, end);
-    }
-}
 
 template <class Backend>
 class HashGrid {
