@@ -6,6 +6,7 @@
 
 #include "engine/math.h"
 #include "engine/soa.h"
+#include "wavefront/state/path_hit.h"
 
 // X(type, name, comment)
 #define WF_CAMERA_PATH_FIELDS(X)                                                                   \
@@ -24,14 +25,6 @@
     X(float, d_vm, "bidirectional MIS: dVM")                                                        \
     X(uint8_t, specular_path, "1 while every scattering so far was specular (ppm, bpm)")
 
-// The closest hit of the ray traced this bounce: intersect_closest writes it before any
-// stage reads it, so paths that move between slots (compact_moving_paths.h) leave it.
-#define WF_CAMERA_PATH_HIT_FIELDS(X)                                                                \
-    X(float, hit_t, "closest-hit distance along ray_dir")                                          \
-    X(uint32_t, hit_prim, "closest-hit primitive id")                                              \
-    X(float, hit_u, "closest-hit barycentric u (triangles)")                                       \
-    X(float, hit_v, "closest-hit barycentric v (triangles)")
-
 namespace wf {
-WF_DECLARE_SOA_WITH_SCRATCH(CameraPath, WF_CAMERA_PATH_FIELDS, WF_CAMERA_PATH_HIT_FIELDS)
+WF_DECLARE_SOA_WITH_SCRATCH(CameraPath, WF_CAMERA_PATH_FIELDS, WF_PATH_HIT_FIELDS)
 }  // namespace wf

@@ -6,6 +6,7 @@
 
 #include "engine/math.h"
 #include "engine/soa.h"
+#include "wavefront/state/path_hit.h"
 
 // X(type, name, comment)
 #define WF_LIGHT_PATH_FIELDS(X)                                                                    \
@@ -20,14 +21,6 @@
     X(float, d_vc, "MIS: dVC")                                                                      \
     X(float, d_vm, "MIS: dVM")
 
-// The closest hit of the ray traced this bounce: intersect_closest writes it before any
-// stage reads it, so paths that move between slots (compact_moving_paths.h) leave it.
-#define WF_LIGHT_PATH_HIT_FIELDS(X)                                                                \
-    X(float, hit_t, "closest-hit distance along ray_dir")                                          \
-    X(uint32_t, hit_prim, "closest-hit primitive id")                                              \
-    X(float, hit_u, "closest-hit barycentric u (triangles)")                                       \
-    X(float, hit_v, "closest-hit barycentric v (triangles)")
-
 namespace wf {
-WF_DECLARE_SOA_WITH_SCRATCH(LightPath, WF_LIGHT_PATH_FIELDS, WF_LIGHT_PATH_HIT_FIELDS)
+WF_DECLARE_SOA_WITH_SCRATCH(LightPath, WF_LIGHT_PATH_FIELDS, WF_PATH_HIT_FIELDS)
 }  // namespace wf
