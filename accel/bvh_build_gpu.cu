@@ -1,12 +1,15 @@
 // H-PLOC on the CUDA backend; see bvh_build_gpu.h for the outline and
 // bvh_ploc.cuh for the clustering. This file holds the stages around it:
-// primitive bounds and Morton codes before, leaf collapsing and the flat
-// layout of bvh_node.h after.
+// primitive bounds and Morton codes before; after, the wide traversal layout
+// read from the build nodes' tables, and the flat layout of bvh_node.h (for
+// tests and tools, on request).
 #include "accel/bvh_build_gpu.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include <cooperative_groups.h>
 
 #include "accel/bvh_ploc.cuh"
 #include "engine/backend/cuda_backend.cuh"
@@ -20,7 +23,28 @@ constexpr int kMortonBits = 30;
 // A primitive is large when its box spans more than this fraction of the
 // centroids' largest extent along some axis (see morton_code).
 constexpr float kLargeFraction = 0.25f;
-constexpr uint32_t kInfoInterior = 0, kInfoRoot = 1, kInfoCount = 2;  // then the node counter
+// info[]: the root's build node, then the counter of build nodes created.
+constexpr uint32_t kInfoRoot = 0, kInfoCount = 1;
+// Reserves `tasks` task slots and `prims` leaf primitives at once on the
+// 64-bit counter (tasks in the high word, primitives, at most 2^28, in the low
+// word), aggregated over the warp's active lanes: the first of each, packed.
+__device__ unsigned long long push_tasks_and_prims(unsigned long long* counter, uint32_t tasks, uint32_t prims) {
+    const unsigned long long v = (static_cast<unsigned long long>(tasks) << 32) | prims;
+    const unsigned mask = __activemask();
+    const int lane = int(threadIdx.x & 31u), leader = __ffs(int(mask)) - 1;
+    unsigned long long before = 0, total = 0;
+    for (unsigned m = mask; m != 0u; m &= m - 1u) {
+        const int from = __ffs(int(m)) - 1;
+        const unsigned long long c = __shfl_sync(mask, v, from);
+        if (from < lane) before += c;
+        total += c;
+    }
+    unsigned long long base = 0;
+    if (lane == leader) base = atomicAdd(counter, total);
+    return __shfl_sync(mask, base, leader) + before;
+}
+
+
 
 // Floats as unsigned integers in the same order, for integer atomicMin/Max.
 __device__ __forceinline__ uint32_t ordered_bits(float f) {
@@ -78,15 +102,16 @@ __device__ __forceinline__ uint32_t morton_code(const BvhNode& box, const uint32
     return large ? code | (1u << kMortonBits) : code;
 }
 
-// Writes a leaf's primitive ids, gathered from its build subtree (at most
-// kBvhMaxLeafSize primitives, so a short stack), from out_prims[first] on.
-__device__ __forceinline__ void gather_leaf_prims(const BuildNode* nodes, uint32_t n, uint32_t x, uint32_t first,
-                                                  uint32_t* out_prims) {
+// Calls f(k, primitive id) for the primitives of a leaf's build subtree (at
+// most kBvhMaxLeafSize, so a short stack), k counting from `first`.
+template <class F>
+__device__ __forceinline__ void for_each_leaf_prim(const BuildNode* nodes, uint32_t n, uint32_t x, uint32_t first,
+                                                   F&& f) {
     uint32_t stack[kBvhMaxLeafSize];
     uint32_t sp = 0, k = first, y = x;
     for (;;) {
         if (y < n) {
-            out_prims[k++] = nodes[y].left;
+            f(k++, nodes[y].left);
             if (sp == 0) return;
             y = stack[--sp];
         } else {
@@ -108,13 +133,21 @@ struct GpuBvhBuilder::Buffers {
     Buf<uint32_t> codes, codes_sorted, ids, ids_sorted;  // n
     Buf<uint32_t> clusters;     // n
     Buf<uint32_t> merge_slot;   // n - 1: who reached an LBVH node first
-    Buf<uint32_t> interior, interior_rank;  // n - 1: the node is an output interior node; its pair index
-    Buf<uint32_t> leaf_prims, leaf_first;   // 2n - 1: an output leaf's primitive count; its first slot
+    Buf<WideTable> tables;      // n - 1: the interior nodes' tables
+    Buf<uint32_t> interior, interior_rank;  // n - 1: the node is an interior node of the flat tree; its pair index
+    Buf<uint32_t> leaf_prims, leaf_first;   // 2n - 1: a kept leaf's primitive count; its first slot (flat or wide layout)
+    Buf<uint32_t> tasks;        // the collapse's: the build node that makes wide node i
+    Buf<unsigned long long> level_counts;  // 3: the collapse's levels' counters (tasks high, primitives low)
+    Buf<unsigned long long> allocated;     // after the collapse: wide nodes (high word) and leaf primitives
     Buf<uint32_t> scene_box;    // 6 ordered bits: the centroids' bounds
     Buf<uint32_t> info;         // kInfoCount values + the node counter
     Buf<BvhNode> out_nodes;     // 2n - 1 (an empty scene: 1)
     Buf<BvhNode> warp_boxes;    // one centroid box per warp of primitives
     Buf<uint32_t> out_prims;    // n
+    // The primitives of the last build.
+    const Triangle* triangles = nullptr;
+    const Sphere* spheres = nullptr;
+    uint32_t num_triangles = 0;
 
     template <class T>
     static void ensure(Buf<T>& b, size_t size) {
@@ -128,8 +161,8 @@ struct GpuBvhBuilder::Buffers {
         ensure(parent, all);
         for (Buf<uint32_t>* b : {&codes, &codes_sorted, &ids, &ids_sorted, &clusters}) ensure(*b, count);
         ensure(merge_slot, inner);
-        ensure(interior, inner);
-        ensure(interior_rank, inner);
+        ensure(tables, inner);
+        for (Buf<uint32_t>* b : {&interior, &interior_rank}) ensure(*b, inner);
         ensure(leaf_prims, all);
         ensure(leaf_first, all);
         ensure(scene_box, 6);
@@ -143,18 +176,6 @@ struct GpuBvhBuilder::Buffers {
 GpuBvhBuilder::GpuBvhBuilder() : buf_(std::make_unique<Buffers>()) {}
 GpuBvhBuilder::~GpuBvhBuilder() = default;
 
-const BvhNode* GpuBvhBuilder::nodes() const { return buf_->out_nodes.data(); }
-const uint32_t* GpuBvhBuilder::prim_index() const { return buf_->out_prims.data(); }
-
-void GpuBvhBuilder::release_scratch() {
-    Buffers& b = *buf_;
-    for (CudaBuffer<uint32_t>* x : {&b.parent, &b.codes, &b.codes_sorted, &b.ids, &b.ids_sorted, &b.clusters,
-                                    &b.merge_slot, &b.interior, &b.interior_rank, &b.leaf_prims, &b.leaf_first})
-        x->resize(0);
-    b.nodes.resize(0);
-    b.meta.resize(0);
-}
-
 void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t num_triangles, const Sphere* spheres,
                           uint32_t num_spheres) {
     const uint64_t n64 = uint64_t(num_triangles) + num_spheres;
@@ -163,13 +184,15 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
                                 std::to_string(kMaxGpuBvhPrimitives));
     Buffers& b = *buf_;
     b.reserve(uint32_t(n64));
+    b.triangles = triangles;
+    b.spheres = spheres;
+    b.num_triangles = num_triangles;
     const uint32_t n = b.n;
     BvhNode* out_nodes = b.out_nodes.data();
     uint32_t* info = b.info.data();
     if (n == 0) {  // one empty root, which every ray misses
         be.parallel_for("bvh_empty", 1, [=] __device__(uint32_t) {
             out_nodes[0] = BvhNode{Vec3f(kInfinity), 0u, Vec3f(-kInfinity), 0u};
-            info[kInfoInterior] = 0;
             info[kInfoRoot] = kInvalid;
         });
         return;
@@ -240,7 +263,7 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
         const uint32_t prim = sorted_ids[i];
         const BvhNode box = staging[prim];
         nodes[i] = BuildNode{box.lo, prim, box.hi, kInvalid};
-        meta[i] = BuildMeta{half_area(box.lo, box.hi), 1u, 0u, 0u};
+        meta[i] = BuildMeta{half_area(box.lo, box.hi), 1u, 0u, 1u};
         parent[i] = kInvalid;
         clusters[i] = i;
         if (i + 1 < n) {
@@ -253,10 +276,142 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
         be.parallel_for("bvh_single", 1, [=] __device__(uint32_t) { info[kInfoRoot] = 0; });
     } else {
         const uint32_t* sorted_codes = b.codes_sorted.data();
-        const PlocArgs args{nodes, meta, parent, clusters, info + kInfoCount, info + kInfoRoot, n};
+        const PlocArgs args{nodes, meta, parent, b.tables.data(), clusters, info + kInfoCount, info + kInfoRoot, n};
         be.parallel_for("bvh_hploc", padded, [=] __device__(uint32_t i) { climb(args, sorted_codes, merge_slot, i); });
     }
 
+}
+
+void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPrim* out_prims, uint32_t capacity) {
+    Buffers& b = *buf_;
+    const uint32_t n = b.n;
+    if (b.allocated.size() != 1) b.allocated.resize(1);
+    if (b.level_counts.size() != 3) b.level_counts.resize(3);
+    unsigned long long* allocated = b.allocated.data();
+    unsigned long long* level_counts = b.level_counts.data();
+    if (n == 0) {
+        be.parallel_for("bvh_collapse_setup", 1, [=] __device__(uint32_t) {
+            out[0] = make_leaf_root(BvhNode{}, 0);
+            *allocated = 0;
+        });
+        return;
+    }
+    if (b.tasks.size() != capacity) b.tasks.resize(capacity);
+    uint32_t* tasks = b.tasks.data();
+    uint32_t* leaf_first = b.leaf_first.data();  // by build node, for the kept leaves
+    const BuildNode* nodes = b.nodes.data();
+    const BuildMeta* meta = b.meta.data();
+    const WideTable* tables = b.tables.data();
+    const uint32_t* parent = b.parent.data();
+    const uint32_t* info = b.info.data();
+    const Triangle* triangles = b.triangles;
+    const Sphere* spheres = b.spheres;
+    const uint32_t num_triangles = b.num_triangles;
+    be.parallel_for("bvh_collapse_setup", 1, [=] __device__(uint32_t) {
+        const uint32_t root = info[kInfoRoot];
+        const BuildMeta m = meta[root];
+        level_counts[0] = level_counts[1] = level_counts[2] = 0;
+        if (m.height == 0) {  // the root is one leaf: no task, every primitive placed
+            out[0] = make_leaf_root(BvhNode{nodes[root].lo, 0u, nodes[root].hi, 0u}, m.count & ~kLeafFlag);
+            leaf_first[root] = 0;
+            *allocated = n;
+        } else {
+            tasks[0] = root;
+        }
+    });
+    // The wide tree top-down, one level of wide nodes per round: task i writes
+    // traversal node i, the tasks of a level are [begin, end). A task whose node
+    // has k interior children and leaves of p primitives reserves k task slots
+    // of the next level and p leaf primitives with one 64-bit atomic on its
+    // level's counter (tasks in the high word); after a barrier every thread
+    // reads that counter for the next level's range and the primitives' base. A
+    // level's counter is cleared two levels later, once no thread can still read
+    // it. The rounds run on a grid of threads that are all resident (a
+    // cooperative launch), separated by grid-wide barriers. (bench/NOTES.md: the
+    // variants measured; each level costs a chain of dependent loads.)
+    auto links = [=] __device__(uint32_t y, uint32_t budget) {
+        return WideLinks{nodes[y].left, nodes[y].right, y < n ? 0u : tables[y - n].choice[budget - 1]};
+    };
+    // One task of the level [.., end) whose counter is `counter`.
+    auto process = [=] __device__(uint32_t i, uint32_t end, uint32_t prim_base, unsigned long long* counter) {
+        uint32_t kids[kTraversalWidth];
+        // (tasks[i] was written by another thread before the last barrier: read from L2.)
+        const uint32_t count = wide_children(__ldcg(&tasks[i]), links, kids);
+        uint32_t interior = 0, prims = 0, leaf_count[kTraversalWidth];
+        for (uint32_t k = 0; k < count; ++k) {
+            const BuildMeta m = meta[kids[k]];
+            leaf_count[k] = m.height == 0 ? (m.count & ~kLeafFlag) : 0u;
+            interior += m.height > 0 ? 1u : 0u;
+            prims += leaf_count[k];
+        }
+        const unsigned long long first = push_tasks_and_prims(counter, interior, prims);
+        uint32_t next_task = end + uint32_t(first >> 32), next_prim = prim_base + uint32_t(first);
+        uint32_t refs[kTraversalWidth];
+        BvhNode boxes[kTraversalWidth];
+        for (uint32_t k = 0; k < count; ++k) {
+            const uint32_t y = kids[k];
+            boxes[k] = BvhNode{nodes[y].lo, 0u, nodes[y].hi, 0u};
+            if (leaf_count[k] > 0) {
+                refs[k] = make_leaf_ref(next_prim, leaf_count[k]);
+                leaf_first[y] = next_prim;
+                next_prim += leaf_count[k];
+            } else {
+                refs[k] = next_task;
+                // Within capacity for every tree: a wide node has two children or more.
+                if (next_task < capacity) tasks[next_task] = y;
+                ++next_task;
+            }
+        }
+        out[i] = make_traversal_node(boxes, count, refs);
+    };
+    be.cooperative_for("bvh_collapse", [=] __device__(uint32_t thread, uint32_t threads) {
+        if (meta[info[kInfoRoot]].height == 0) return;
+        cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+        uint32_t begin = 0, end = 1, prim_base = 0;
+        for (uint32_t level = 0; begin < end; ++level) {
+            if (thread == 0) level_counts[(level + 1) % 3] = 0;  // last read two barriers ago
+            for (uint32_t i = begin + thread; i < end; i += threads) process(i, end, prim_base, &level_counts[level % 3]);
+            grid.sync();
+            const unsigned long long made = *static_cast<volatile unsigned long long*>(&level_counts[level % 3]);
+            begin = end;
+            end = ::min(end + uint32_t(made >> 32), capacity);  // the same values in every thread
+            prim_base += uint32_t(made);
+        }
+        if (thread == 0) *allocated = (static_cast<unsigned long long>(end) << 32) | prim_base;
+    });
+    // The leaves' primitives, one thread per primitive: its leaf is its highest
+    // ancestor that chose to be one (within kBvhMaxLeafSize primitives), its
+    // place there the primitives of the left subtrees it climbed out of (the
+    // order of for_each_leaf_prim and of the flat layout).
+    be.parallel_for("bvh_leaf_prims", n, [=] __device__(uint32_t i) {
+        uint32_t x = i, offset = 0, leaf = i, leaf_offset = 0;
+        for (uint32_t p = parent[x]; p != kInvalid && (meta[p].count & ~kLeafFlag) <= kBvhMaxLeafSize;
+             x = p, p = parent[p]) {
+            const BuildNode pn = nodes[p];
+            if (pn.right == x) offset += meta[pn.left].count & ~kLeafFlag;
+            if (meta[p].count & kLeafFlag) {
+                leaf = p;
+                leaf_offset = offset;
+            }
+        }
+        out_prims[leaf_first[leaf] + leaf_offset] = make_leaf_prim(triangles, num_triangles, spheres, nodes[i].left);
+    });
+}
+
+uint32_t GpuBvhBuilder::traversal_node_count(CudaBackend& be) const {
+    be.synchronize();
+    unsigned long long allocated = 0;
+    if (buf_->allocated.size() == 1) buf_->allocated.download(&allocated, 1);
+    return std::max(uint32_t(allocated >> 32), 1u);  // the root alone when it is a leaf
+}
+
+void GpuBvhBuilder::write_flat(CudaBackend& be) {
+    Buffers& b = *buf_;
+    const uint32_t n = b.n;
+    if (n == 0) return;  // build() wrote the empty root
+    const BuildNode* nodes = b.nodes.data();
+    const BuildMeta* meta = b.meta.data();
+    const uint32_t* parent = b.parent.data();
     // Which build nodes the flat tree keeps: a node under an ancestor that chose
     // to be a leaf is inside that leaf. Only nodes of at most kBvhMaxLeafSize
     // primitives choose that, so the walk up stops at the first larger one.
@@ -267,23 +422,22 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
         bool inside_leaf = false;
         for (uint32_t p = parent[x]; p != kInvalid && (meta[p].count & ~kLeafFlag) <= kBvhMaxLeafSize; p = parent[p])
             if (meta[p].count & kLeafFlag) { inside_leaf = true; break; }
-        const uint32_t c = meta[x].count;
-        const bool is_leaf = x < n || (c & kLeafFlag);
-        if (x >= n) interior[x - n] = !inside_leaf && !is_leaf;
-        leaf_prims[x] = !inside_leaf && is_leaf ? (c & ~kLeafFlag) : 0u;
+        const BuildMeta m = meta[x];
+        const bool is_interior = !inside_leaf && m.height > 0;
+        if (x >= n) interior[x - n] = is_interior;
+        leaf_prims[x] = !inside_leaf && m.height == 0 ? (m.count & ~kLeafFlag) : 0u;
     });
     if (n > 1) be.exclusive_scan("bvh_scan_interior", interior, b.interior_rank.data(), n - 1);
     be.exclusive_scan("bvh_scan_leaves", leaf_prims, b.leaf_first.data(), all);
-
     // The flat layout: children of the interior node ranked k go to slots 2k + 1
     // and 2k + 2; a leaf's primitives go to its range of prim_index.
     const uint32_t* interior_rank = b.interior_rank.data();
     const uint32_t* leaf_first = b.leaf_first.data();
     uint32_t* out_prims = b.out_prims.data();
-    be.parallel_for("bvh_layout", all, [=] __device__(uint32_t x) {
+    BvhNode* out_nodes = b.out_nodes.data();
+    be.parallel_for("bvh_layout", 2 * n - 1, [=] __device__(uint32_t x) {
         const bool is_interior = x >= n && interior[x - n];
         const uint32_t prims = leaf_prims[x];
-        if (x == 0 && n > 1) info[kInfoInterior] = interior_rank[n - 2] + interior[n - 2];
         if (!is_interior && prims == 0) return;
         const uint32_t p = parent[x];
         const uint32_t slot = p == kInvalid ? 0u : 2 * interior_rank[p - n] + 1 + (nodes[p].right == x ? 1u : 0u);
@@ -293,7 +447,7 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
             return;
         }
         out_nodes[slot] = BvhNode{node.lo, leaf_first[x], node.hi, prims};
-        gather_leaf_prims(nodes, n, x, leaf_first[x], out_prims);
+        for_each_leaf_prim(nodes, n, x, leaf_first[x], [&](uint32_t k, uint32_t prim) { out_prims[k] = prim; });
     });
 }
 
@@ -302,13 +456,10 @@ GpuBvhInfo GpuBvhBuilder::info(CudaBackend& be) const {
     GpuBvhInfo out;
     out.num_prims = b.n;
     be.synchronize();
-    if (b.n == 0) {
-        out.num_nodes = 1;
-        return out;
-    }
+    out.num_nodes = out.max_traversal_nodes = 1;
+    if (b.n == 0) return out;
     uint32_t values[kInfoCount + 1];
     b.info.download(values, kInfoCount + 1);
-    out.num_nodes = 1 + 2 * (b.n > 1 ? values[kInfoInterior] : 0u);
     // The SAH from the root's bookkeeping, normalised as measure_bvh does.
     const uint32_t root = values[kInfoRoot];
     if (root >= 2 * b.n - 1) throw std::logic_error("GPU BVH builder: the build did not reach a root");
@@ -320,16 +471,23 @@ GpuBvhInfo GpuBvhBuilder::info(CudaBackend& be) const {
     double area = dx * dy + dy * dz + dz * dx;
     out.sah = area > 0.0 ? double(meta.cost) / area : double(b.n);
     out.depth = meta.height;
+    if (meta.height > 0) {  // the collapse's cost: wide nodes a ray enters, on average over the SAH's rays
+        WideTable table;
+        WF_CUDA_CHECK(cudaMemcpy(&table, b.tables.data() + (root - b.n), sizeof table, cudaMemcpyDeviceToHost));
+        out.wide_node_visits = area > 0.0 ? double(table.cost[0]) / area : 0.0;
+    }
+    out.num_nodes = 2 * meta.leaves - 1;
+    // A wide node has two children or more, so there are fewer than leaves.
+    out.max_traversal_nodes = std::max(meta.leaves - 1, 1u);
     return out;
 }
 
-Bvh GpuBvhBuilder::download() const {
+Bvh GpuBvhBuilder::download(CudaBackend& be) {
+    write_flat(be);
+    const GpuBvhInfo figures = info(be);
     const Buffers& b = *buf_;
-    WF_CUDA_CHECK(cudaDeviceSynchronize());
-    uint32_t values[kInfoCount + 1] = {};
-    if (b.n > 1) b.info.download(values, kInfoCount + 1);
     Bvh bvh;
-    bvh.nodes.resize(1 + 2 * size_t(values[kInfoInterior]));
+    bvh.nodes.resize(figures.num_nodes);
     b.out_nodes.download(bvh.nodes.data(), bvh.nodes.size());
     bvh.prim_index = b.out_prims.to_vector();
     return bvh;

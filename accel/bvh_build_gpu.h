@@ -3,13 +3,18 @@
 // Construction"). Primitive bounds -> 30-bit Morton codes -> CUB radix sort ->
 // one bottom-up kernel that walks the implicit LBVH of the sorted codes and, in
 // every subtree holding more than 16 clusters, merges them with PLOC inside one
-// warp -> leaf collapsing by SAH and the flat layout of bvh_node.h. Nothing goes
-// back to the host during a build. Triangles and spheres share one tree.
+// warp, deciding leaf collapsing by SAH and filling each node's table for the
+// wide layout as it creates it (make_wide_table). Then the wide traversal
+// layout (traversal_bvh.h) is written straight from the build nodes' tables, top
+// down over a work queue. Nothing goes back to the host during a build but the
+// figures of info(). Triangles and spheres share one tree.
 //
-// The tree has the layout and leaf-size limit of the CPU builder (bvh_build.h),
-// so one conversion turns either into the traversal layout
-// (traversal_bvh_build.h); its depth is not bounded by construction,
-// and callers check it (GpuBvhInfo::depth) against kBvhMaxDepth.
+// The binary tree has the leaf-size limit of the CPU builder (bvh_build.h), and
+// its wide layout is the one the host's collapse of the same binary tree makes
+// (collapse_on_host, traversal_bvh_build.h); tests compare the two through
+// download(), which writes the binary tree in the flat layout of bvh_node.h.
+// Its depth is not bounded by construction, and callers check it
+// (GpuBvhInfo::depth) against kBvhMaxDepth.
 #pragma once
 
 #include <cstdint>
@@ -32,9 +37,13 @@ inline constexpr uint32_t kMaxGpuBvhPrimitives = 1u << 28;
 // Figures of one build, read back after it (one synchronisation).
 struct GpuBvhInfo {
     uint32_t num_prims = 0;
-    uint32_t num_nodes = 0;
+    uint32_t num_nodes = 0;            // of the binary tree in the flat layout
+    uint32_t max_traversal_nodes = 0;  // room write_traversal needs
     uint32_t depth = 0;   // deepest leaf, root = 0
     double sah = 0.0;     // SAH cost of the tree, as measure_bvh computes it (bvh_quality.h)
+    // The wide layout's wide nodes entered per ray of the SAH's model (its
+    // nodes' surface areas over the root's; the collapse minimises it).
+    double wide_node_visits = 0.0;
 };
 
 // Owns the tree and the builder's scratch memory on the device. Rebuilding with
@@ -52,12 +61,17 @@ public:
                uint32_t num_spheres);
     // Waits for the build and reads its figures back.
     GpuBvhInfo info(CudaBackend& backend) const;
-    // Frees the scratch memory; the tree stays.
-    void release_scratch();
+    // Enqueues the writing of the traversal layout: `nodes` has room for
+    // `capacity` = info().max_traversal_nodes nodes, `prims` one per primitive.
+    void write_traversal(CudaBackend& backend, TraversalNode* nodes, LeafPrim* prims, uint32_t capacity);
+    // The traversal nodes the last write_traversal wrote (waits for it).
+    uint32_t traversal_node_count(CudaBackend& backend) const;
+    // The binary tree in the flat layout, copied to the host (tests, tools).
+    Bvh download(CudaBackend& backend);
 
-    const BvhNode* nodes() const;
-    const uint32_t* prim_index() const;
-    Bvh download() const;  // the tree, copied to the host (tests, benchmarks)
+    // The binary tree in the flat layout, on the device (download's first step;
+    // public only because CUDA's device lambdas need it).
+    void write_flat(CudaBackend& backend);
 
 private:
     struct Buffers;

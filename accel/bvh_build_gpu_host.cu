@@ -16,18 +16,18 @@ struct UploadedBuild {
     CudaBuffer<Triangle> triangles;
     CudaBuffer<Sphere> spheres;
     GpuBvhBuilder builder;
+    TraversalBvh<CudaBackend> traversal;
     UploadedBuild(const std::vector<Triangle>& t, const std::vector<Sphere>& s) {
         triangles.upload(t);
         spheres.upload(s);
     }
-    TraversalBvh<CudaBackend> traversal;
     void build(CudaBackend& be) {
         builder.build(be, triangles.data(), uint32_t(triangles.size()), spheres.data(), uint32_t(spheres.size()));
     }
-    // The built tree (of num_nodes flat nodes) to the traversal layout, on the device.
-    void convert(CudaBackend& be, uint32_t num_nodes) {
-        traversal.build(be, builder.nodes(), num_nodes, builder.prim_index(), triangles.data(),
-                        uint32_t(triangles.size()), spheres.data(), uint32_t(spheres.size()));
+    // The traversal layout of the last build (with `info` its figures).
+    void write_traversal(CudaBackend& be, const GpuBvhInfo& info) {
+        traversal.allocate(info.max_traversal_nodes, info.num_prims);
+        builder.write_traversal(be, traversal.nodes(), traversal.prims(), info.max_traversal_nodes);
     }
 };
 
@@ -38,7 +38,7 @@ Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<S
     UploadedBuild up(triangles, spheres);
     up.build(be);
     if (info) *info = up.builder.info(be);
-    return up.builder.download();
+    return up.builder.download(be);
 }
 
 GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres) {
@@ -46,13 +46,11 @@ GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, c
     UploadedBuild up(triangles, spheres);
     up.build(be);
     const GpuBvhInfo info = up.builder.info(be);
-    up.convert(be, info.num_nodes);
+    up.write_traversal(be, info);
     GpuTraversalTree out;
-    out.flat = up.builder.download();
-    uint32_t count = 0;
-    WF_CUDA_CHECK(cudaMemcpy(&count, up.traversal.counters() + 1, sizeof(count), cudaMemcpyDeviceToHost));
-    out.traversal.nodes.resize(count);
-    out.traversal.prims.resize(triangles.size() + spheres.size());
+    out.flat = up.builder.download(be);
+    out.traversal.nodes.resize(up.builder.traversal_node_count(be));
+    out.traversal.prims.resize(info.num_prims);
     WF_CUDA_CHECK(cudaMemcpy(out.traversal.nodes.data(), up.traversal.nodes(),
                              out.traversal.nodes.size() * sizeof(TraversalNode), cudaMemcpyDeviceToHost));
     WF_CUDA_CHECK(cudaMemcpy(out.traversal.prims.data(), up.traversal.prims(),
@@ -70,11 +68,11 @@ GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::
     up.build(be);
     out.info = builder.info(be);
     // A build ends with the tree in the layout traversal reads (traversal_bvh.h).
-    // Every build of the same input has the node count read above (the test
+    // Every build of the same input has the node counts read above (the test
     // RebuildReusesTheBuilderAndGivesTheSameTree).
     auto build = [&] {
         up.build(be);
-        up.convert(be, out.info.num_nodes);
+        up.write_traversal(be, out.info);
     };
     for (uint32_t i = 0; i < warmup; ++i) build();
 

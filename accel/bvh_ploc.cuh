@@ -8,12 +8,15 @@
 // interior nodes in creation order. Every build node records its box, its two
 // children (for a primitive: its primitive id), its subtree's primitive count,
 // the SAH cost of the best tree below it, and whether that best tree is a single
-// leaf. Leaf collapsing is thus decided bottom-up when a node is created.
+// leaf. Leaf collapsing is thus decided bottom-up when a node is created, and
+// so is the node's table for the collapse into the wide traversal layout
+// (make_wide_table, traversal_bvh.h).
 #pragma once
 
 #include <cstdint>
 
 #include "accel/bvh_build.h"
+#include "accel/traversal_bvh.h"
 #include "engine/math.h"
 
 namespace wf::hploc {
@@ -38,7 +41,7 @@ struct BuildMeta {  // 16 bytes: one 128-bit load
     float cost;       // SAH cost of the subtree, in areas (not yet divided by the root's)
     uint32_t count;   // primitives below, | kLeafFlag
     uint32_t height;  // of the subtree in the flat tree (0: it is one leaf there)
-    uint32_t pad;
+    uint32_t leaves;  // leaves of the flat tree below (1: it is one leaf there)
 };
 static_assert(sizeof(BuildMeta) == 16);
 
@@ -88,12 +91,12 @@ __device__ __forceinline__ uint32_t nth_set_bit(uint32_t mask, uint32_t rank) {
 struct Cluster {
     Vec3f lo, hi;
     float cost;
-    uint32_t prims, height, id;
+    uint32_t prims, height, id, leaves;
 
     // Lane src's cluster (every lane must call it: a shuffle must not diverge).
     __device__ __forceinline__ Cluster from_lane(int src) const {
         return {shfl(lo, src), shfl(hi, src), __shfl_sync(kFullMask, cost, src), __shfl_sync(kFullMask, prims, src),
-                __shfl_sync(kFullMask, height, src), __shfl_sync(kFullMask, id, src)};
+                __shfl_sync(kFullMask, height, src), __shfl_sync(kFullMask, id, src), __shfl_sync(kFullMask, leaves, src)};
     }
 };
 
@@ -102,11 +105,24 @@ struct PlocArgs {
     BuildNode* nodes;
     BuildMeta* meta;
     uint32_t* parent;
+    WideTable* tables;   // of the interior nodes: node n + i's at i
     uint32_t* clusters;  // cluster ids of a subtree [l, r] live at clusters[l ...]
     uint32_t* counter;   // interior nodes created so far
     uint32_t* root;      // the root's build-node id, once reached
     uint32_t n;
 };
+
+// A cluster's wide table: all zero for a leaf of the flat tree, else read from
+// L2 (__ldcg: another SM may have written it; a lane of this warp wrote it
+// before the __syncwarp() that ends a merging round).
+__device__ __forceinline__ WideTable load_table(const PlocArgs& a, const Cluster& c) {
+    WideTable t{};
+    if (c.height == 0) return t;
+    const uint4* src = reinterpret_cast<const uint4*>(&a.tables[c.id - a.n]);
+#pragma unroll
+    for (uint32_t q = 0; q < sizeof(WideTable) / 16; ++q) reinterpret_cast<uint4*>(&t)[q] = __ldcg(src + q);
+    return t;
+}
 
 // Whole warp: `a` is taken by value, as a reference would point into the
 // kernel's parameter space. Loads the clusters of the subtree [l, r] split at s
@@ -131,7 +147,7 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     const float4 x = __ldcg(p), y = __ldcg(p + 1);
     BuildMeta m;
     reinterpret_cast<uint4&>(m) = __ldcg(reinterpret_cast<const uint4*>(&a.meta[safe]));
-    Cluster c{Vec3f(x.x, x.y, x.z), Vec3f(y.x, y.y, y.z), m.cost, m.count & ~kLeafFlag, m.height, id};
+    Cluster c{Vec3f(x.x, x.y, x.z), Vec3f(y.x, y.y, y.z), m.cost, m.count & ~kLeafFlag, m.height, id, m.leaves};
 
     const uint32_t target = root ? 1u : kClusterThreshold;
     const uint32_t lanes_below = (1u << lane) - 1u;
@@ -170,14 +186,17 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
             const float split_cost = kBvhTraversalCost * area + c.cost + other.cost;
             const float leaf_cost = float(total) * area;
             const bool leaf = total <= kBvhMaxLeafSize && leaf_cost <= split_cost;
-            const Cluster merged{lo, hi, leaf ? leaf_cost : split_cost, total,
-                                 leaf ? 0u : 1u + ::max(c.height, other.height), k};
+            const uint32_t height = leaf ? 0u : 1u + ::max(c.height, other.height);
+            const Cluster merged{lo, hi, leaf ? leaf_cost : split_cost, total, height, k, leaf ? 1u : c.leaves + other.leaves};
             a.nodes[k] = BuildNode{lo, c.id, hi, other.id};
-            a.meta[k] = BuildMeta{merged.cost, total | (leaf ? kLeafFlag : 0u), merged.height, 0u};
+            a.meta[k] = BuildMeta{merged.cost, total | (leaf ? kLeafFlag : 0u), height, merged.leaves};
+            a.tables[k - a.n] = leaf ? WideTable{}
+                                     : make_wide_table(load_table(a, c), load_table(a, other), collapse_area(lo, hi), height);
             a.parent[c.id] = k;
             a.parent[other.id] = k;
             c = merged;
         }
+        __syncwarp();  // the tables just written, for the lanes that read them next round
         // The higher lane of a merged pair drops out; the rest close ranks
         // (lanes past the kept ones read garbage, unused).
         const unsigned kept = __ballot_sync(kFullMask, lane < count && !(mutual && lane > nn));

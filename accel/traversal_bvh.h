@@ -43,7 +43,7 @@ WF_HD_INLINE uint32_t make_leaf_ref(uint32_t first, uint32_t count) {
 inline constexpr uint32_t kTraversalWidth = WF_TRAVERSAL_WIDTH;  // children per node, at most
 static_assert(kTraversalWidth == 4 || kTraversalWidth == 8, "the sorting networks exist for 4 and 8");
 // Entries of the traversal stack (traverse.h). The collapse keeps every path's
-// pushes within it (collect_children), for any flat tree within kBvhMaxDepth
+// pushes within it (make_wide_table), for any flat tree within kBvhMaxDepth
 // (bvh_build.h), which callers check.
 inline constexpr int kTraversalStackSize = 128;
 static_assert(kTraversalStackSize > int(kBvhMaxDepth), "a binary step must always fit the stack");
@@ -101,132 +101,180 @@ WF_HD_INLINE bool box_can_be_hit(const BvhNode& n) {
     return true;
 }
 
-// ---- the collapse of the binary tree -----------------------------------------
+// ---- the collapse of the binary tree: a table per node, bottom-up ----------
+//
+// Which binary nodes become wide nodes is chosen by dynamic programming over
+// the binary tree (the SAH-optimal conversion of Ylitie, Karras and Laine 2017,
+// "Efficient Incoherent Ray Traversal on GPUs Through Compressed Wide BVHs"):
+// every interior node gets a table that gives, for every budget b of slots
+// (1..kTraversalWidth) in the wide node above it, the cheapest way for its
+// subtree to fill them: as one entry (the node makes a wide node of its own),
+// or absorbed (its two children share the b slots). The cost is the sum of
+// the surface areas of the wide nodes made (the rays that enter them, up to a
+// factor); leaves cost the same in every tree and count 0. A table needs only
+// the children's tables, so the GPU builder fills it when it creates a node
+// (bvh_ploc.cuh), and the tree is read from the tables top-down afterwards; the
+// host runs the same arithmetic over a flat tree (traversal_bvh_build.h), so
+// both make the same wide tree from the same binary tree.
+//
+// The traversal stack: a wide node of w children pushes at most w - 1 entries,
+// so a node that makes a wide node needs (w - 1) + the most its entries need.
+// A node of binary height h may only make a wide node that needs at most 2h
+// (never absorbing needs 2h - 1, so the choice always exists): every tree within
+// kBvhMaxDepth needs at most 2 x kBvhMaxDepth entries.
 
-// The flat-tree nodes one traversal node takes as its children.
-struct CollapsedChildren {
-    uint32_t node[kTraversalWidth];   // flat node indices
-    uint32_t depth[kTraversalWidth];  // their depths in the flat tree (root = 0)
-    uint32_t count = 0;
+static_assert(2 * kBvhMaxDepth <= uint32_t(kTraversalStackSize), "the collapse's stack bound must fit the stack");
+
+// One choice, packed: absorbed (bit 0); the left and right children's budgets
+// (4 bits each); the entries it gives the wide node above, minus 1 (3 bits);
+// the most stack any of those entries needs (8 bits). 0 is a leaf's choice.
+WF_HD_INLINE bool wide_absorbed(uint32_t c) { return (c & 1u) != 0; }
+WF_HD_INLINE uint32_t wide_left_budget(uint32_t c) { return (c >> 1) & 15u; }
+WF_HD_INLINE uint32_t wide_right_budget(uint32_t c) { return (c >> 5) & 15u; }
+WF_HD_INLINE uint32_t wide_width(uint32_t c) { return ((c >> 9) & 7u) + 1u; }
+WF_HD_INLINE uint32_t wide_below(uint32_t c) { return (c >> 12) & 255u; }
+WF_HD_INLINE uint32_t pack_wide_choice(bool absorbed, uint32_t left, uint32_t right, uint32_t width, uint32_t below) {
+    return (absorbed ? 1u : 0u) | (left << 1) | (right << 5) | ((width - 1u) << 9) | ((below < 255u ? below : 255u) << 12);
+}
+
+// An interior node's table; a leaf's is all zero.
+struct alignas(16) WideTable {
+    float cost[kTraversalWidth];       // [b - 1]: the cheapest cost with b slots
+    uint32_t choice[kTraversalWidth];  // [b - 1]: how
 };
 
-WF_HD_INLINE float half_area(const BvhNode& n) {
-    const Vec3f d = n.hi - n.lo;
-    return d.x * d.y + d.y * d.z + d.z * d.x;
+// Surface area (half) of a box for the tables, rounded the same way on host and
+// device (no fused multiply-add), so both make the same choices.
+WF_HD_INLINE float collapse_area(Vec3f lo, Vec3f hi) {
+#if WF_DEVICE_CODE
+    const float dx = __fsub_rn(hi.x, lo.x), dy = __fsub_rn(hi.y, lo.y), dz = __fsub_rn(hi.z, lo.z);
+    return __fadd_rn(__fadd_rn(__fmul_rn(dx, dy), __fmul_rn(dy, dz)), __fmul_rn(dz, dx));
+#else
+    const float dx = hi.x - lo.x, dy = hi.y - lo.y, dz = hi.z - lo.z;
+    volatile float xy = dx * dy, yz = dy * dz, zx = dz * dx;  // volatile: never contracted into an fma
+    return (xy + yz) + zx;
+#endif
 }
 
-// The children of the traversal node made from flat interior node `b` (depth
-// `depth`), when `pushes` stack entries may lie below it during traversal:
-// b's two children, then, greedily, the interior child of largest surface
-// area replaced by its own two, while there are fewer than 8 and the stack
-// stays within kTraversalStackSize. Traversal pushes at most count - 1 entries
-// at a node, so every traversal node keeps
-//   pushes + (kBvhMaxDepth - depth) <= kTraversalStackSize,
-// which holds at the root, and which a plain binary step (2 children) always
-// keeps: no path can overflow the stack.
-WF_HD_INLINE CollapsedChildren collect_children(const BvhNode* nodes, uint32_t b, uint32_t depth, uint32_t pushes) {
-    CollapsedChildren c;
-    c.node[0] = nodes[b].first;
-    c.node[1] = nodes[b].first + 1;
-    c.depth[0] = c.depth[1] = depth + 1;
-    c.count = 2;
-    while (c.count < kTraversalWidth) {
-        int best = -1;
-        float best_area = -1.0f;
-        uint32_t shallowest_other = kBvhMaxDepth;  // of the interior children but `best`
-        for (uint32_t i = 0; i < c.count; ++i) {
-            const BvhNode& n = nodes[c.node[i]];
-            if (n.count > 0) continue;
-            const float area = half_area(n);
-            if (area > best_area) {
-                if (best >= 0 && c.depth[best] < shallowest_other) shallowest_other = c.depth[best];
-                best = int(i);
-                best_area = area;
-            } else if (c.depth[i] < shallowest_other) {
-                shallowest_other = c.depth[i];
+// The table of an interior node of surface area `area` (collapse_area) and
+// binary height `height` (>= 1) from its children's.
+WF_HD_INLINE WideTable make_wide_table(const WideTable& left, const WideTable& right, float area, uint32_t height) {
+    constexpr uint32_t W = kTraversalWidth;
+    // (Trees deeper than kBvhMaxDepth, which callers refuse, keep the bound of
+    // kBvhMaxDepth and may find no choice within it: they take a plain binary step.)
+    const uint32_t limit = 2u * (height < kBvhMaxDepth ? height : kBvhMaxDepth);
+    // The wide node this node makes: its children's entries in at most W slots.
+    // (Loops unrolled on the device, and nothing indexed by a value found at
+    // run time, so that the tables stay in registers.)
+    uint32_t best_k = 1, best_m = 1;
+    float best = left.cost[0] + right.cost[0];
+    uint32_t best_stack = wide_width(left.choice[0]) + wide_width(right.choice[0]) - 1u +
+                          (wide_below(left.choice[0]) > wide_below(right.choice[0]) ? wide_below(left.choice[0])
+                                                                                     : wide_below(right.choice[0]));
+    bool found = false;
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+    for (uint32_t k = 1; k < W; ++k) {
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+        for (uint32_t m = 1; m < W; ++m) {
+            if (k + m > W) continue;
+            const uint32_t cl = left.choice[k - 1], cr = right.choice[m - 1];
+            const uint32_t below = wide_below(cl) > wide_below(cr) ? wide_below(cl) : wide_below(cr);
+            const uint32_t stack = wide_width(cl) + wide_width(cr) - 1u + below;
+            if (stack > limit) continue;
+            const float cost = left.cost[k - 1] + right.cost[m - 1];
+            if (!found || cost < best) {
+                best = cost;
+                best_k = k;
+                best_m = m;
+                best_stack = stack;
+                found = true;
             }
         }
-        if (best < 0) break;
-        // After the split: count + 1 children, the shallowest interior one at
-        // most min(shallowest_other, depth of best + 1) deep.
-        uint32_t shallowest = c.depth[best] + 1;
-        if (shallowest_other < shallowest) shallowest = shallowest_other;
-        // (A tree deeper than kBvhMaxDepth, which callers refuse, gets no
-        // guarantee; traversal then drops pushes rather than overflow.)
-        const uint32_t below = shallowest < kBvhMaxDepth ? kBvhMaxDepth - shallowest : 0u;
-        if (pushes + c.count + below > uint32_t(kTraversalStackSize)) break;
-        const BvhNode& n = nodes[c.node[best]];
-        const uint32_t d = c.depth[best] + 1;
-        c.node[best] = n.first;
-        c.depth[best] = d;
-        c.node[c.count] = n.first + 1;
-        c.depth[c.count] = d;
-        ++c.count;
     }
-    return c;
+    const uint32_t entry = pack_wide_choice(false, best_k, best_m, 1u, best_stack);
+    WideTable t;
+    t.cost[0] = area + best;
+    t.choice[0] = entry;
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+    for (uint32_t b = 2; b <= W; ++b) {
+        t.cost[b - 1] = t.cost[0];
+        t.choice[b - 1] = entry;
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+        for (uint32_t k = 1; k < b; ++k) {  // absorbed: k slots left, b - k right
+            const float cost = left.cost[k - 1] + right.cost[b - k - 1];
+            if (!(cost < t.cost[b - 1])) continue;
+            const uint32_t l = left.choice[k - 1], r = right.choice[b - k - 1];
+            t.cost[b - 1] = cost;
+            t.choice[b - 1] = pack_wide_choice(true, k, b - k, wide_width(l) + wide_width(r),
+                                               wide_below(l) > wide_below(r) ? wide_below(l) : wide_below(r));
+        }
+    }
+    return t;
 }
 
-// The traversal node over the flat nodes `c`, with `refs[i]` the reference of
-// child i (an interior child's traversal node, or its leaf range).
-WF_HD_INLINE TraversalNode make_traversal_node(const BvhNode* nodes, const CollapsedChildren& c, const uint32_t* refs) {
+// The children of the wide node that binary interior node x makes, left to
+// right: its binary descendants down to those that are entries under the
+// budgets its table hands down. `links(y, b)` gives y's binary children and its
+// choice for budget b as a WideLinks (a leaf's choice: 0).
+struct WideLinks {
+    uint32_t left, right, choice;
+};
+template <class Links>
+WF_HD_INLINE uint32_t wide_children(uint32_t x, const Links& links, uint32_t out[kTraversalWidth]) {
+    struct Pending {
+        uint32_t node, budget;
+    };
+    Pending stack[kTraversalWidth];
+    const WideLinks root = links(x, 1u);
+    stack[0] = {root.right, wide_right_budget(root.choice)};
+    stack[1] = {root.left, wide_left_budget(root.choice)};
+    uint32_t sp = 2, count = 0;
+    while (sp > 0) {
+        const Pending p = stack[--sp];
+        const WideLinks y = links(p.node, p.budget);
+        if (!wide_absorbed(y.choice)) {
+            if (count < kTraversalWidth) out[count++] = p.node;  // always: budgets sum to at most W
+            continue;
+        }
+        if (sp + 2 > kTraversalWidth) break;  // likewise unreachable
+        stack[sp++] = {y.right, wide_right_budget(y.choice)};
+        stack[sp++] = {y.left, wide_left_budget(y.choice)};
+    }
+    return count;
+}
+
+// A traversal node from up to kTraversalWidth child boxes and references; a
+// box that cannot hold a hit makes an empty slot.
+WF_HD_INLINE TraversalNode make_traversal_node(const BvhNode* boxes, uint32_t count, const uint32_t* refs) {
     TraversalNode out;
     for (uint32_t i = 0; i < kTraversalWidth; ++i) {
-        const bool used = i < c.count && box_can_be_hit(nodes[c.node[i]]);
         const BvhNode empty{Vec3f(kInfinity), 0u, Vec3f(-kInfinity), 0u};
-        const BvhNode& n = used ? nodes[c.node[i]] : empty;
+        const BvhNode& n = i < count && box_can_be_hit(boxes[i]) ? boxes[i] : empty;
         out.lo_x[i] = n.lo.x;
         out.hi_x[i] = n.hi.x;
         out.lo_y[i] = n.lo.y;
         out.hi_y[i] = n.hi.y;
         out.lo_z[i] = n.lo.z;
         out.hi_z[i] = n.hi.z;
-        out.child[i] = i < c.count ? refs[i] : 0u;
+        out.child[i] = i < count ? refs[i] : 0u;
     }
     return out;
 }
 
-// The traversal root of a flat tree whose root is a leaf (one leaf child) or
-// the empty scene's root (count 0, first 0: no child can be hit).
-WF_HD_INLINE bool flat_root_is_leaf(const BvhNode* nodes) { return nodes[0].count > 0 || nodes[0].first == 0; }
-WF_HD_INLINE TraversalNode make_leaf_root(const BvhNode* nodes) {
-    CollapsedChildren c;
-    c.node[0] = 0;
-    c.depth[0] = 0;
-    c.count = 1;
-    const uint32_t ref = make_leaf_ref(nodes[0].first, nodes[0].count > 0 ? nodes[0].count : 1u);
-    return make_traversal_node(nodes, c, &ref);
-}
-
-// One traversal node to make: flat interior node `flat` at depth `depth`, with
-// `pushes` stack entries possibly below it (collect_children). `ready` is for
-// the device's work queue (traversal_bvh_cuda.cu).
-struct CollapseTask {
-    uint32_t flat, depth, pushes, ready;
-};
-
-WF_HD_INLINE uint32_t count_interior(const BvhNode* nodes, const CollapsedChildren& c) {
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < c.count; ++i) k += nodes[c.node[i]].count == 0 ? 1u : 0u;
-    return k;
-}
-
-// The traversal node of task t whose children are c: its interior children
-// become traversal nodes first_child, first_child + 1, ..., whose tasks are
-// written to kids[0..count_interior).
-WF_HD_INLINE TraversalNode make_collapsed_node(const BvhNode* nodes, const CollapseTask& t, const CollapsedChildren& c,
-                                               uint32_t first_child, CollapseTask* kids) {
-    uint32_t refs[kTraversalWidth];
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < c.count; ++i) {
-        const BvhNode& n = nodes[c.node[i]];
-        if (n.count > 0) {
-            refs[i] = make_leaf_ref(n.first, n.count);
-        } else {
-            refs[i] = first_child + k;
-            kids[k++] = CollapseTask{c.node[i], c.depth[i], t.pushes + c.count - 1u, 0u};
-        }
-    }
-    return make_traversal_node(nodes, c, refs);
+// The traversal root of a tree whose root is one leaf of `count` primitives
+// (its box `box`), or of an empty scene (count 0: no child can be hit).
+WF_HD_INLINE TraversalNode make_leaf_root(const BvhNode& box, uint32_t count) {
+    const uint32_t ref = make_leaf_ref(0, count > 0 ? count : 1u);
+    const BvhNode b = count > 0 ? box : BvhNode{Vec3f(kInfinity), 0u, Vec3f(-kInfinity), 0u};
+    return make_traversal_node(&b, 1, &ref);
 }
 
 // Leaf primitive i: the primitive prim_index[i] of the flat tree, copied.

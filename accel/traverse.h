@@ -1,4 +1,4 @@
-// BVH traversal: closest hit and any hit over the 8-wide traversal layout of
+// BVH traversal: closest hit and any hit over the wide traversal layout of
 // traversal_bvh.h. Stack-based, no recursion, fixed-size local stack (the
 // collapse bounds every path's pushes by its size); runs per ray on the GPU and
 // on the CPU backend alike.
@@ -213,7 +213,7 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
                 continue;
             }
             // Nearest child next; the others pushed farthest first, so that they
-            // pop nearest first. collect_children keeps sp within the stack for
+            // pop nearest first. the collapse (make_wide_table) keeps sp within the stack for
             // every tree within kBvhMaxDepth (the renderer's); deeper trees (only
             // tests traverse them) drop what does not fit, never write past it.
             const int hits = popcount32(h.mask);

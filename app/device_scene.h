@@ -126,14 +126,16 @@ private:
                 report->note = "more primitives than the GPU builder takes (" +
                                std::to_string(kMaxGpuBvhPrimitives) + "): built on the CPU instead";
             } else {
-                // The flat tree lives only until it is converted (as the CPU one below).
+                // The builder's memory lives only until the traversal layout is written.
                 auto gpu_bvh = std::make_unique<GpuBvhBuilder>();
                 gpu_bvh->build(backend, triangles_.data(), uint32_t(scene.triangles.size()), spheres_.data(),
                                 uint32_t(scene.spheres.size()));
                 GpuBvhInfo info = gpu_bvh->info(backend);
-                gpu_bvh->release_scratch();
                 if (info.depth <= kBvhMaxDepth) {
-                    build_traversal(backend, scene, gpu_bvh->nodes(), info.num_nodes, gpu_bvh->prim_index());
+                    traversal_.allocate(info.max_traversal_nodes, info.num_prims);
+                    gpu_bvh->write_traversal(backend, traversal_.nodes(), traversal_.prims(),
+                                             info.max_traversal_nodes);
+                    bind_traversal();
                     *report = BvhBuildStats{"gpu", info.sah, info.depth, info.num_nodes, "", false};
                     return;
                 }
@@ -144,12 +146,10 @@ private:
             }
         }
 #endif
+        (void)backend;
         Bvh bvh = build_bvh_binned_sah(scene.triangles, scene.spheres);
-        typename Backend::template Buffer<BvhNode> nodes;
-        typename Backend::template Buffer<uint32_t> prim_index;
-        nodes.upload(bvh.nodes);
-        prim_index.upload(bvh.prim_index);
-        build_traversal(backend, scene, nodes.data(), uint32_t(bvh.nodes.size()), prim_index.data());
+        traversal_.upload(make_traversal_arrays(bvh.nodes, bvh.prim_index, scene.triangles, scene.spheres));
+        bind_traversal();
         BvhQuality q = measure_bvh(bvh);
         report->builder = "cpu";
         report->sah = q.sah;
@@ -157,11 +157,7 @@ private:
         report->nodes = uint32_t(bvh.nodes.size());
     }
 
-    // The builder's flat tree (backend memory) to the layout traversal reads.
-    void build_traversal(Backend& backend, const HostScene& scene, const BvhNode* nodes, uint32_t num_nodes,
-                         const uint32_t* prim_index) {
-        traversal_.build(backend, nodes, num_nodes, prim_index, triangles_.data(), uint32_t(scene.triangles.size()),
-                         spheres_.data(), uint32_t(scene.spheres.size()));
+    void bind_traversal() {
         view_.geometry.traversal_nodes = traversal_.nodes();
         view_.geometry.leaf_prims = traversal_.prims();
     }

@@ -1,7 +1,8 @@
 // BVH build benchmark: the GPU builder (H-PLOC, accel/bvh_build_gpu.h) on
 // procedural meshes of about 1M and 10M triangles and a field of spheres, from
 // primitives on the device to a traversable tree. Per mesh: the median and the
-// minimum of --reps builds (CUDA events), the per-stage breakdown, the depth, and
+// minimum of --reps builds (CUDA events), the per-stage breakdown, the depth, the
+// wide nodes a ray enters (the collapse's cost), and
 // the SAH cost against the CPU binned-SAH builder's (the reference; skipped above
 // --cpu-limit primitives, as one CPU build of 10M takes a minute).
 //
@@ -86,8 +87,8 @@ int main(int argc, char** argv) {
     meshes.push_back(sphere_field("spheres-1M", 1000000));
 
     nlohmann::json report = nlohmann::json::array();
-    std::printf("%-12s %10s %10s %9s %9s %7s %9s %9s %7s %10s\n", "mesh", "prims", "nodes", "median ms", "min ms",
-                "depth", "SAH gpu", "SAH cpu", "ratio", "cpu ms");
+    std::printf("%-12s %10s %10s %9s %9s %7s %7s %9s %9s %7s %10s\n", "mesh", "prims", "nodes", "median ms",
+                "min ms", "depth", "visits", "SAH gpu", "SAH cpu", "ratio", "cpu ms");
     std::vector<wf::GpuBvhTiming> timings;
     try {
         for (const Mesh& m : meshes) {
@@ -100,8 +101,8 @@ int main(int argc, char** argv) {
                 cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 cpu_sah = wf::measure_bvh(cpu).sah;
             }
-            std::printf("%-12s %10zu %10u %9.3f %9.3f %7u %9.2f ", m.name.c_str(), prims, t.info.num_nodes,
-                        t.median_ms, t.min_ms, t.info.depth, t.info.sah);
+            std::printf("%-12s %10zu %10u %9.3f %9.3f %7u %7.2f %9.2f ", m.name.c_str(), prims, t.info.num_nodes,
+                        t.median_ms, t.min_ms, t.info.depth, t.info.wide_node_visits, t.info.sah);
             if (cpu_sah > 0) std::printf("%9.2f %7.3f %10.0f\n", cpu_sah, t.info.sah / cpu_sah, cpu_ms);
             else std::printf("%9s %7s %10s\n", "-", "-", "-");
             std::fflush(stdout);
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
             j["prims"] = prims;
             j["nodes"] = t.info.num_nodes;
             j["depth"] = t.info.depth;
+            j["wide_node_visits"] = t.info.wide_node_visits;
             j["build_ms_median"] = t.median_ms;
             j["build_ms_min"] = t.min_ms;
             j["sah_gpu"] = t.info.sah;

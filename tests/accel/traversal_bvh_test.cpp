@@ -1,8 +1,9 @@
-// The 8-wide traversal layout (accel/traversal_bvh.h) against the flat tree it
+// The wide traversal layout (accel/traversal_bvh.h) against the flat tree it
 // is collapsed from and the primitives themselves: every leaf once, every
 // child box holding the primitives below it (and no more), the stack bound on
-// a tree as deep as the builders allow, the sorting networks, and single-leaf
-// and empty trees.
+// a tree as deep as the builders allow, the collapse's cost against a greedy
+// collapse written here, full nodes on a perfect tree, the sorting networks,
+// and single-leaf and empty trees.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -124,11 +125,122 @@ TEST(TraversalBvh, CollapsedTreeHoldsEveryPrimitiveOnceInTightBoxes) {
     const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
     const WalkFigures f = expect_sound_tree(s, t);
     expect_leaf_prims_copied(s, t);
-    // The greedy collapse fills nodes: most of them full.
+    // The collapse fills nodes: most of them full.
     const size_t flat_interior = (s.bvh.nodes.size() - 1) / 2;
     std::printf("flat interior nodes %zu, traversal nodes %zu, mean width %.2f, deepest stack %d\n", flat_interior,
                 t.nodes.size(), double(f.children) / double(f.interior), f.max_pushes);
     EXPECT_GT(double(f.children) / double(f.interior), 0.6 * kTraversalWidth);
+}
+
+// The sum of the surface areas of a collapsed tree's nodes: what the collapse's
+// tables minimise (the rays that enter nodes, up to a factor).
+double node_area_sum(const std::vector<TraversalNode>& nodes) {
+    double sum = 0.0;
+    for (const TraversalNode& n : nodes) {
+        Box all{Vec3f(kInfinity), Vec3f(-kInfinity)};
+        for (uint32_t s = 0; s < kTraversalWidth; ++s)
+            if (!slot_is_empty(n, s)) all = {min(all.lo, slot_box(n, s).lo), max(all.hi, slot_box(n, s).hi)};
+        const Vec3f d = all.hi - all.lo;
+        sum += double(d.x) * d.y + double(d.y) * d.z + double(d.z) * d.x;
+    }
+    return sum;
+}
+
+// The same sum for the greedy top-down collapse (Wald et al.: a node opens its
+// interior child of largest area while it has room), written independently.
+double greedy_node_area_sum(const std::vector<BvhNode>& nodes) {
+    auto area = [&](uint32_t i) {
+        const Vec3f d = nodes[i].hi - nodes[i].lo;
+        return double(d.x) * d.y + double(d.y) * d.z + double(d.z) * d.x;
+    };
+    double sum = 0.0;
+    std::vector<uint32_t> queue{0};
+    for (size_t i = 0; i < queue.size(); ++i) {
+        sum += area(queue[i]);
+        std::vector<uint32_t> kids{nodes[queue[i]].first, nodes[queue[i]].first + 1};
+        for (;;) {
+            int open = -1;
+            for (size_t k = 0; k < kids.size(); ++k)
+                if (nodes[kids[k]].count == 0 && (open < 0 || area(kids[k]) > area(kids[size_t(open)]))) open = int(k);
+            if (open < 0 || kids.size() == kTraversalWidth) break;
+            const uint32_t first = nodes[kids[size_t(open)]].first;
+            kids[size_t(open)] = first;
+            kids.push_back(first + 1);
+        }
+        for (uint32_t k : kids)
+            if (nodes[k].count == 0) queue.push_back(k);
+    }
+    return sum;
+}
+
+TEST(TraversalBvh, CollapseCostsNoMoreThanTheGreedyOne) {
+    // The tables choose the cheapest collapse of the binary tree (within the
+    // stack bound, which a tree this shallow never meets), so no collapse, the
+    // greedy one included, costs less.
+    for (uint32_t seed : {3u, 4u, 5u}) {
+        const TestScene s = test::random_soup(seed, 20000, 2000, {}, 30.0f);
+        const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
+        expect_sound_tree(s, t);
+        const double tables = node_area_sum(t.nodes), greedy = greedy_node_area_sum(s.bvh.nodes);
+        std::printf("node area: tables %.1f, greedy %.1f (ratio %.4f)\n", tables, greedy, tables / greedy);
+        EXPECT_LE(tables, greedy * (1.0 + 1e-5));
+        EXPECT_LT(tables, greedy * 0.999) << "the tables should find cheaper trees than the greedy collapse";
+    }
+}
+
+TEST(TraversalBvh, TablesKeepTheStackWithinTwiceTheHeight) {
+    // A node of height h over a leaf and a child whose cheapest use of three
+    // slots needs 2h - 2 stack entries below them: three slots would make a
+    // node needing 2h + 1, so the table must take the dearer binary step (2h - 1).
+    const uint32_t h = 10;
+    WideTable leaf{}, right{};
+    for (uint32_t b = 1; b <= kTraversalWidth; ++b) {
+        right.cost[b - 1] = 10.0f;
+        right.choice[b - 1] = pack_wide_choice(false, 1, 1, 1, 2 * h - 2);
+    }
+    right.cost[2] = 1.0f;
+    right.choice[2] = pack_wide_choice(true, 1, 2, 3, 2 * h - 2);
+    const WideTable t = make_wide_table(leaf, right, 100.0f, h);
+    EXPECT_EQ(wide_right_budget(t.choice[0]), 1u);
+    EXPECT_EQ(wide_below(t.choice[0]), 2 * h - 1);
+    EXPECT_EQ(t.cost[0], 110.0f);
+    // One level higher the three slots fit (2 (h + 1) = 2h + 2 >= 2h + 1).
+    const WideTable u = make_wide_table(leaf, right, 100.0f, h + 1);
+    EXPECT_EQ(wide_right_budget(u.choice[0]), 3u);
+    EXPECT_EQ(wide_below(u.choice[0]), 2 * h + 1);
+    EXPECT_EQ(u.cost[0], 101.0f);
+}
+
+TEST(TraversalBvh, PerfectTreeCollapsesIntoFullNodes) {
+    // 64 triangles in a row under a perfect binary tree (heap order: node i has
+    // children 2i + 1 and 2i + 2): 64 leaves fill (64 - 1) / (W - 1) full nodes.
+    TestScene s;
+    const uint32_t leaves = 64;
+    for (uint32_t i = 0; i < leaves; ++i) {
+        const float x = float(i);
+        s.triangles.push_back(Triangle{{x, -1, 0}, {x + 0.5f, -1, 0}, {x, 1, 0}});
+    }
+    s.prims.resize(leaves);
+    s.bvh.nodes.resize(2 * leaves - 1);
+    s.bvh.prim_index.resize(leaves);
+    for (uint32_t i = 2 * leaves - 1; i-- > 0;) {
+        if (i >= leaves - 1) {
+            const uint32_t t = i - (leaves - 1);
+            s.bvh.nodes[i] = BvhNode{Vec3f(float(t), -1, 0), t, Vec3f(float(t) + 0.5f, 1, 0), 1};
+            s.bvh.prim_index[t] = t;
+        } else {
+            const BvhNode& l = s.bvh.nodes[2 * i + 1];
+            const BvhNode& r = s.bvh.nodes[2 * i + 2];
+            s.bvh.nodes[i] = BvhNode{min(l.lo, r.lo), 2 * i + 1, max(l.hi, r.hi), 0};
+        }
+    }
+    const TraversalArrays t = make_traversal_arrays(s.bvh.nodes, s.bvh.prim_index, s.triangles, s.spheres);
+    const WalkFigures f = expect_sound_tree(s, t);
+    EXPECT_EQ(t.nodes.size(), (leaves - 1) / (kTraversalWidth - 1));
+    EXPECT_EQ(f.children, t.nodes.size() * kTraversalWidth);
+    const GeometryView g = s.view();
+    for (uint32_t i = 0; i < leaves; ++i)
+        EXPECT_EQ(intersect_closest(g, Ray{{float(i) + 0.1f, 0.0f, 5.0f}, {0.0f, 0.0f, -1.0f}}, kInfinity).prim, i);
 }
 
 // A flat tree as deep as the builders allow (kBvhMaxDepth): a chain in which

@@ -38,6 +38,7 @@ GpuTree gpu_tree(TestScene s) {
 void expect_consistent_info(const GpuTree& t) {
     BvhQuality q = measure_bvh(t.scene.bvh);
     EXPECT_EQ(t.info.num_nodes, t.scene.bvh.nodes.size());
+    EXPECT_LT(t.info.max_traversal_nodes, std::max<size_t>(t.info.num_nodes, 2));
     EXPECT_EQ(t.info.depth, q.depth);
     EXPECT_NEAR(t.info.sah, q.sah, 1e-3 * q.sah) << "the builder's own SAH bookkeeping";
 }
@@ -228,42 +229,58 @@ TEST(GpuBvh, DepthIsReportedForDeepTrees) {
     EXPECT_GT(t.info.depth, kBvhMaxDepth);
 }
 
-// Walks two collapsed trees from their roots together: the same node bytes
-// (child boxes, leaf references) everywhere but the numbers of interior
-// children, which follow each collapse's own order. Counts the nodes visited.
-size_t expect_same_collapse(const std::vector<TraversalNode>& a, const std::vector<TraversalNode>& b, uint32_t ia,
-                            uint32_t ib) {
-    EXPECT_LT(ia, a.size());
-    EXPECT_LT(ib, b.size());
-    if (ia >= a.size() || ib >= b.size()) return 0;
-    TraversalNode na = a[ia], nb = b[ib];
+// Walks two wide trees from their roots together: the same child boxes
+// everywhere, interior children numbered in each tree's own order, and leaves
+// that hold the same primitives (each tree places its leaves' primitives in its
+// own order). Counts the nodes visited.
+struct WideTree {
+    const std::vector<TraversalNode>& nodes;
+    const std::vector<LeafPrim>& prims;
+};
+size_t expect_same_wide_tree(const WideTree& a, const WideTree& b, uint32_t ia, uint32_t ib) {
+    EXPECT_LT(ia, a.nodes.size());
+    EXPECT_LT(ib, b.nodes.size());
+    if (ia >= a.nodes.size() || ib >= b.nodes.size()) return 0;
+    TraversalNode na = a.nodes[ia], nb = b.nodes[ib];
     size_t visited = 1;
     for (uint32_t s = 0; s < kTraversalWidth; ++s) {
-        const bool interior = !is_leaf_ref(na.child[s]) && na.child[s] != 0;
-        if (!interior) continue;
-        visited += expect_same_collapse(a, b, na.child[s], nb.child[s]);
+        const uint32_t ra = na.child[s], rb = nb.child[s];
+        if (is_leaf_ref(ra) && is_leaf_ref(rb)) {
+            const uint32_t count = leaf_ref_count(ra);
+            EXPECT_EQ(count, leaf_ref_count(rb)) << "node " << ia << " / " << ib << " slot " << s;
+            const uint32_t fa = leaf_ref_first(ra), fb = leaf_ref_first(rb);
+            if (count == leaf_ref_count(rb) && fa + count <= a.prims.size() && fb + count <= b.prims.size())
+                EXPECT_EQ(std::memcmp(&a.prims[fa], &b.prims[fb], count * sizeof(LeafPrim)), 0)
+                    << "leaf of node " << ia << " / " << ib << " slot " << s;
+        } else if (ra != 0 || rb != 0) {  // 0 in an empty slot, never an interior child (the root)
+            EXPECT_FALSE(is_leaf_ref(ra) || is_leaf_ref(rb)) << "node " << ia << " / " << ib << " slot " << s;
+            if (!is_leaf_ref(ra) && !is_leaf_ref(rb)) visited += expect_same_wide_tree(a, b, ra, rb);
+        }
         na.child[s] = nb.child[s] = 0;
     }
     EXPECT_EQ(std::memcmp(&na, &nb, sizeof(TraversalNode)), 0) << "node " << ia << " / " << ib;
     return visited;
 }
 
-TEST(GpuBvh, DeviceCollapseToTheTraversalLayoutEqualsTheHosts) {
-    // The renderer collapses the GPU builder's tree on the device; the host
-    // collapse of the same tree (checked against the primitives in
-    // traversal_bvh_test) must give the same nodes, numbered in its own order.
+TEST(GpuBvh, WideLayoutWrittenOnTheDeviceEqualsTheHostCollapse) {
+    // The renderer's wide layout is read from the tables the GPU builder fills as
+    // it builds; the host's collapse of the same binary tree (checked against the
+    // primitives in traversal_bvh_test) must give the same nodes and leaves.
     WF_REQUIRE_CUDA_DEVICE();
-    TestScene s = test::random_soup(41, 30000, 3000, {}, 20.0f);
-    for (int rep = 0; rep < 3; ++rep) {  // the device's numbering may differ from run to run
-        const GpuTraversalTree t = traversal_tree_on_gpu(s.triangles, s.spheres);
-        const TraversalArrays host = make_traversal_arrays(t.flat.nodes, t.flat.prim_index, s.triangles, s.spheres);
-        ASSERT_EQ(t.traversal.nodes.size(), host.nodes.size());
-        ASSERT_EQ(t.traversal.prims.size(), host.prims.size());
-        EXPECT_EQ(expect_same_collapse(t.traversal.nodes, host.nodes, 0, 0), host.nodes.size());
-        EXPECT_EQ(std::memcmp(t.traversal.prims.data(), host.prims.data(), host.prims.size() * sizeof(LeafPrim)), 0);
-        if (rep == 0)
-            std::printf("GPU tree: %zu flat nodes, root's children at %u and %u; %zu traversal nodes\n",
-                        t.flat.nodes.size(), t.flat.nodes[0].first, t.flat.nodes[0].first + 1, host.nodes.size());
+    std::vector<TestScene> scenes{test::random_soup(41, 30000, 3000, {}, 20.0f), test::random_soup(7, 5, 4),
+                                  test::random_soup(8, 3, 0), test::random_soup(9, 0, 1), TestScene{}};
+    for (const TestScene& s : scenes) {
+        for (int rep = 0; rep < 2; ++rep) {  // the device's numbering may differ from run to run
+            const GpuTraversalTree t = traversal_tree_on_gpu(s.triangles, s.spheres);
+            const TraversalArrays host = make_traversal_arrays(t.flat.nodes, t.flat.prim_index, s.triangles, s.spheres);
+            ASSERT_EQ(t.traversal.nodes.size(), host.nodes.size());
+            ASSERT_EQ(t.traversal.prims.size(), host.prims.size());
+            EXPECT_EQ(expect_same_wide_tree({t.traversal.nodes, t.traversal.prims}, {host.nodes, host.prims}, 0, 0),
+                      host.nodes.size());
+            if (rep == 0)
+                std::printf("%zu primitives: %zu flat nodes, %zu wide nodes\n", host.prims.size(), t.flat.nodes.size(),
+                            host.nodes.size());
+        }
     }
 }
 
