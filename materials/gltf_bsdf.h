@@ -55,9 +55,11 @@
 // a direction the coat frame puts above the surface but the base frame below gets no
 // coat (sample() refuses it, evaluate() calls it transmission); one the base frame puts
 // above but the coat frame below gets no coat value, but the coat's pdf (a coat sample
-// reflected there is kept, as the base frame calls it a reflection). Seen from inside a volume,
-// both layers are absent (they lie on the outside); the transmission base is scaled by
-// the layers with N.L = |cos| of the transmitted direction.
+// reflected there is kept, as the base frame calls it a reflection). A walk arriving from
+// below the coat's surface takes the base's normal for the coat's (make()), so pdf_rev_w
+// and continuation_prob_from() of a direction there model a coat in the base's frame.
+// Seen from inside a volume, both layers are absent (they lie on the outside); the
+// transmission base is scaled by the layers with N.L = |cos| of the transmitted direction.
 //
 // Lobes sampled: specular reflection (metal and dielectric together: one D and G2, their
 // Fresnels summed), Lambert, transmission, the coat (GGX visible normals) and the sheen
@@ -181,13 +183,14 @@ public:
             // Oriented as the frame normal is; the frame normal where V is not above it.
             Vec3f cn = dot(p.clearcoat_normal, geometric_normal) < 0.0f ? -p.clearcoat_normal : p.clearcoat_normal;
             if (!front) cn = -cn;
-            if (dot(wo_world, cn) >= kEpsCosine) b.coat_n_ = b.frame_.to_local(cn);
+            b.coat_normal_ = b.frame_.to_local(cn);
+            b.coat_n_ = b.coat_normal_from(b.frame_.to_local(wo_world));
         }
         b.sheen_ = clamp01(p.sheen_color);
         b.sheen_max_ = max_component(b.sheen_);
         b.sheen_alpha_ = sheen_alpha(p.sheen_roughness);
 
-        LobeProbs probs = b.lobe_probs(b.local_fix_, b.inside_);
+        LobeProbs probs = b.lobe_probs(b.local_fix_, b.inside_, b.coat_n_);
         b.p_spec_ = probs.spec;
         b.p_diff_ = probs.diffuse;
         b.p_trans_ = probs.trans;
@@ -202,7 +205,7 @@ public:
         b.delta_ = black || (b.dist_.effectively_smooth() && b.p_diff_ == 0.0f && b.p_sheen_ == 0.0f &&
                              (b.p_coat_ == 0.0f || b.coat_dist_.effectively_smooth()));
 
-        b.continuation_prob_ = b.continuation_at(b.local_fix_, b.inside_);
+        b.continuation_prob_ = b.continuation_at(b.local_fix_, b.inside_, b.coat_n_);
         return b;
     }
 
@@ -220,13 +223,14 @@ public:
     // place, bpt and vcm are biased at grazing views (+0.24% on a red glTF box at 77
     // degrees; tests/wavefront/gltf_bidirectional_test.cpp). The reverse BSDF's frame is
     // this one, flipped for a direction on the other side; where a shading normal would
-    // make it fall back to the geometric normal, its cosine differs (not modelled).
+    // make it fall back to the geometric normal, its cosine differs (not modelled). Its
+    // coat's normal is coat_normal_from(wi) (the base's below the coat's surface).
     WF_HD float continuation_prob_from(Vec3f wi_world) const {
         if (!valid_) return 0.0f;
         const Vec3f wi = frame_.to_local(wi_world);
-        if (wi.z >= 0.0f) return continuation_at(wi, inside_);
+        if (wi.z >= 0.0f) return continuation_at(wi, inside_, coat_normal_from(wi));
         // The other side: the frame and the coat normal flip, and a volume's inside with them.
-        return continuation_at(-wi, thin_ ? false : !inside_);
+        return continuation_at(-wi, thin_ ? false : !inside_, coat_normal_from(-wi));
     }
     // |cos| between the arriving direction and the frame normal.
     WF_HD float cos_theta_fix() const { return fabsf(local_fix_.z); }
@@ -268,7 +272,7 @@ public:
             const Vec3f wo_c = cf.to_local(wo);
             if (coat_dist_.effectively_smooth()) {
                 wi = cf.to_world(reflect_local(wo_c));
-                factor = Vec3f(coat_weight(wo, inside_) / fmaxf(fabsf(wi.z), kEpsCosine));
+                factor = Vec3f(coat_weight(wo, coat_n_, inside_) / fmaxf(fabsf(wi.z), kEpsCosine));
                 pdf = p_coat_;
                 s.specular = true;
             } else {
@@ -349,15 +353,16 @@ private:
     }
 
     // Russian roulette's survival probability for a walk arriving from local direction w
-    // (on the frame's side; its cosine clamped as make() clamps local_fix_): the largest
-    // component of the expected weight at w with smooth-surface Fresnel, reflection plus
-    // what the base layer passes on (diffuse and transmission share 1 - max F), under the
-    // layers above it (none inside a volume): coat over sheen over the base.
-    WF_HD float continuation_at(Vec3f w, bool inside) const {
+    // (on the frame's side; its cosine clamped as make() clamps local_fix_) whose coat
+    // takes normal coat_n: the largest component of the expected weight at w with
+    // smooth-surface Fresnel, reflection plus what the base layer passes on (diffuse and
+    // transmission share 1 - max F), under the layers above it (none inside a volume):
+    // coat over sheen over the base.
+    WF_HD float continuation_at(Vec3f w, bool inside, Vec3f coat_n) const {
         const float c = fmaxf(w.z, kEpsCosine);
         Vec3f fd = dielectric_fresnel(c, inside);
         Vec3f albedo = fresnel_schlick_rgb(base_, c) * metallic_ + (fd + base_ * (1.0f - max_component(fd))) * (1.0f - metallic_);
-        const float coat_f = coat_weight(w, inside);
+        const float coat_f = coat_weight(w, coat_n, inside);
         const float e_sheen = inside ? 0.0f : sheen_albedo(c, sheen_alpha_);
         albedo = Vec3f(coat_f) + (sheen_ * e_sheen + albedo * (1.0f - sheen_max_ * e_sheen)) * (1.0f - coat_f);
         return clampf(max_component(albedo), 0.0f, 1.0f);
@@ -398,11 +403,20 @@ private:
     }
 
     // KHR_materials_clearcoat's weight of the coat seen from local direction w (on the
-    // arriving side): clearcoat times the coat's Fresnel (ior 1.5, f0 = 0.04) at N_c.V, as
-    // the extension writes it. No coat is seen from inside a volume (it is on the outside).
-    WF_HD float coat_weight(Vec3f w, bool inside) const {
+    // arriving side) by a BSDF whose coat takes normal coat_n (coat_n_ for this one):
+    // clearcoat times the coat's Fresnel (ior 1.5, f0 = 0.04) at N_c.V, as the extension
+    // writes it. No coat is seen from inside a volume (it is on the outside).
+    WF_HD float coat_weight(Vec3f w, Vec3f coat_n, bool inside) const {
         if (inside || coat_ == 0.0f) return 0.0f;
-        return coat_ * fresnel_schlick_rgb(Vec3f(0.04f), fmaxf(dot(w, coat_n_), 0.0f)).x;
+        return coat_ * fresnel_schlick_rgb(Vec3f(0.04f), fmaxf(dot(w, coat_n), 0.0f)).x;
+    }
+
+    // The coat's normal (in frame_) of the BSDF make() builds for a walk arriving from
+    // local direction w on the frame's side: the coat's own where w is above it, else the
+    // frame normal. A direction on the other side is passed as -w: the BSDF made for it
+    // has this frame and coat normal flipped.
+    WF_HD Vec3f coat_normal_from(Vec3f w) const {
+        return dot(w, coat_normal_) >= kEpsCosine ? coat_normal_ : Vec3f(0.0f, 0.0f, 1.0f);
     }
 
     // What the layers above the base (coat, then sheen) let through to it for the fixed
@@ -410,7 +424,7 @@ private:
     // KHR_materials_sheen's albedo scaling min(1 - max(sheenColor) E(N.V), 1 - max(sheenColor) E(|N.L|)).
     WF_HD float layer_scale(float ci) const {
         if (inside_) return 1.0f;
-        float s = 1.0f - coat_weight(local_fix_, false);
+        float s = 1.0f - coat_weight(local_fix_, coat_n_, false);
         if (sheen_max_ > 0.0f) {
             const float e = fmaxf(sheen_albedo(local_fix_.z, sheen_alpha_), sheen_albedo(ci, sheen_alpha_));
             s *= 1.0f - sheen_max_ * e;
@@ -419,8 +433,9 @@ private:
     }
 
     // Lobe-selection probabilities for a walk leaving local direction w (|w.z| its cosine)
-    // on a side. The base's lobes are weighted by what the coat and the sheen let through.
-    WF_HD LobeProbs lobe_probs(Vec3f w, bool inside) const {
+    // on a side, whose coat takes normal coat_n. The base's lobes are weighted by what the
+    // coat and the sheen let through.
+    WF_HD LobeProbs lobe_probs(Vec3f w, bool inside, Vec3f coat_n) const {
         const float c = fabsf(w.z);
         Vec3f fd = dielectric_fresnel(c, inside);
         const float dielectric = 1.0f - metallic_;
@@ -434,7 +449,7 @@ private:
         float w_trans = fmaxf(trans_max * base_share, kGltfMinLobeShare * trans_max);
         float w_coat = 0.0f, w_sheen = 0.0f;
         if (!inside) {
-            w_coat = coat_weight(w, false);
+            w_coat = coat_weight(w, coat_n, false);
             float e = 0.0f;
             if (sheen_max_ > 0.0f) {
                 e = sheen_albedo(c, sheen_alpha_);
@@ -469,8 +484,14 @@ private:
             if (!reflection_half_vector(wo, wi, &wm)) return e;
             float c = dot(wo, wm);
             Vec3f fd = dielectric_fresnel(c, inside_);
+            // The reverse walk's BSDF: its coat takes coat_normal_from(wi), which is the
+            // base's normal where wi is below the coat's surface (make()).
             LobeProbs rev;
-            if (reverse) rev = lobe_probs(wi, inside_);
+            Vec3f rev_coat_n{0.0f, 0.0f, 1.0f};
+            if (reverse) {
+                rev_coat_n = coat_normal_from(wi);
+                rev = lobe_probs(wi, inside_, rev_coat_n);
+            }
             if (rough) {
                 Vec3f fs = fresnel_schlick_rgb(base_, c) * metallic_ + fd * (1.0f - metallic_);
                 e.f += fs * (dist_.d(wm) * dist_.g2(wo, wi) / (4.0f * wo.z * wi.z));
@@ -510,15 +531,23 @@ private:
                     // Counted only with the value, the pdf fell short of the density sample()
                     // draws with, and sample()'s weights in that wedge summed to up to 1.7x
                     // evaluate()'s integral (tests/materials/gltf_coat_normal_test.cpp).
-                    // pdf_rev leaves it out: the reverse walk from such a wi takes the base's
-                    // normal for the coat's (make()), a frame not modelled here.
                     e.pdf_fwd += p_coat_ * coat_dist_.visible_normal_pdf(wo_c, wm_c) * reflection_jacobian(wo, wm);
                     if (wi_c.z > 0.0f) {
-                        e.f += Vec3f(coat_weight(wo, false) * coat_dist_.d(wm_c) * coat_dist_.g2(wo_c, wi_c) /
+                        e.f += Vec3f(coat_weight(wo, coat_n_, false) * coat_dist_.d(wm_c) * coat_dist_.g2(wo_c, wi_c) /
                                      (4.0f * wo_c.z * wi_c.z));
-                        if (reverse)
-                            e.pdf_rev += rev.coat * coat_dist_.visible_normal_pdf(wi_c, wm_c) * reflection_jacobian(wi, wm);
                     }
+                }
+                // The reverse walk's coat lies in the frame of its own normal, rev_coat_n
+                // (wi is above it), and its pdf counts wherever wo lies, as pdf_fwd's does.
+                // Once added only where wi was above this coat's surface, with the lobe
+                // probabilities taken at N_c.wi clamped to 0 (F_c = 1: nothing through to the
+                // base), the reverse pdf of clearcoat 1 was 0 (the sheen's aside) in the
+                // wedge below the coat, and the bidirectional family's MIS weights did not
+                // sum to 1 there (tests/materials/gltf_coat_normal_test.cpp).
+                if (reverse) {
+                    const Frame rf = Frame::from_z(rev_coat_n);
+                    e.pdf_rev += rev.coat * coat_dist_.visible_normal_pdf(rf.to_local(wi), rf.to_local(wm)) *
+                                 reflection_jacobian(wi, wm);
                 }
             }
             if (sheen_max_ > 0.0f) {
@@ -557,7 +586,7 @@ private:
         e.pdf_fwd = p_trans_ * pdf_fwd;
         // The reverse walk leaves from wi's side: for a volume, the other one.
         // The reverse BSDF's frame is this one flipped: wi there is -wi here.
-        if (reverse) e.pdf_rev = lobe_probs(-wi, thin_ ? false : !inside_).trans * pdf_rev;
+        if (reverse) e.pdf_rev = lobe_probs(-wi, thin_ ? false : !inside_, coat_normal_from(-wi)).trans * pdf_rev;
         return e;
     }
 
@@ -571,7 +600,10 @@ private:
     Vec3f sheen_{0.0f};  // sheen colour
     float sheen_max_ = 0.0f, sheen_alpha_ = 1.0f;
     float coat_ = 0.0f;  // clearcoat factor
-    Vec3f coat_n_{0.0f, 0.0f, 1.0f};  // the coat's normal in frame_ (z > 0 side of V)
+    Vec3f coat_n_{0.0f, 0.0f, 1.0f};  // the normal this BSDF's coat takes, in frame_ (z > 0 side of V)
+    // The coat's own normal in frame_, oriented as the frame normal, whether V is above it
+    // or not (then coat_n_ is the frame normal); (0, 0, 1) without one.
+    Vec3f coat_normal_{0.0f, 0.0f, 1.0f};
     float p_coat_ = 0.0f, p_sheen_ = 0.0f;
     float metallic_ = 0.0f, transmission_ = 0.0f, specular_ = 0.0f;
     float ior_ = 1.0f;  // eta_inside / eta_outside of a volume (>= 1)
