@@ -9,8 +9,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <cooperative_groups.h>
-
 #include "accel/bvh_ploc.cuh"
 #include "engine/backend/cuda_backend.cuh"
 
@@ -25,24 +23,10 @@ constexpr int kMortonBits = 30;
 constexpr float kLargeFraction = 0.25f;
 // info[]: the root's build node, then the counter of build nodes created.
 constexpr uint32_t kInfoRoot = 0, kInfoCount = 1;
-// Reserves `tasks` task slots and `prims` leaf primitives at once on the
-// 64-bit counter (tasks in the high word, primitives, at most 2^28, in the low
-// word), aggregated over the warp's active lanes: the first of each, packed.
-__device__ unsigned long long push_tasks_and_prims(unsigned long long* counter, uint32_t tasks, uint32_t prims) {
-    const unsigned long long v = (static_cast<unsigned long long>(tasks) << 32) | prims;
-    const unsigned mask = __activemask();
-    const int lane = int(threadIdx.x & 31u), leader = __ffs(int(mask)) - 1;
-    unsigned long long before = 0, total = 0;
-    for (unsigned m = mask; m != 0u; m &= m - 1u) {
-        const int from = __ffs(int(m)) - 1;
-        const unsigned long long c = __shfl_sync(mask, v, from);
-        if (from < lane) before += c;
-        total += c;
-    }
-    unsigned long long base = 0;
-    if (lane == leader) base = atomicAdd(counter, total);
-    return __shfl_sync(mask, base, leader) + before;
-}
+// The collapse's budget maps pack a budget (0: none, 1..kTraversalWidth) in 3 bits;
+// its pointer jumping takes kJumpRounds rounds (2^7 = 128 levels).
+static_assert(kTraversalWidth <= 7, "the GPU collapse's budget maps hold budgets up to 7");
+constexpr uint32_t kJumpRounds = 7;
 
 
 
@@ -134,11 +118,14 @@ struct GpuBvhBuilder::Buffers {
     Buf<uint32_t> clusters;     // n
     Buf<uint32_t> merge_slot;   // n - 1: who reached an LBVH node first
     Buf<WideTable> tables;      // n - 1: the interior nodes' tables
-    Buf<uint32_t> interior, interior_rank;  // n - 1: the node is an interior node of the flat tree; its pair index
-    Buf<uint32_t> leaf_prims, leaf_first;   // 2n - 1: a kept leaf's primitive count; its first slot (flat or wide layout)
-    Buf<uint32_t> tasks;        // the collapse's: the build node that makes wide node i
-    Buf<unsigned long long> level_counts;  // 3: the collapse's levels' counters (tasks high, primitives low)
-    Buf<unsigned long long> allocated;     // after the collapse: wide nodes (high word) and leaf primitives
+    // n - 1: the node is an interior node of the flat tree (or makes a wide node);
+    // its rank among those
+    Buf<uint32_t> interior, interior_rank;
+    Buf<uint32_t> leaf_prims, leaf_first;   // 2n - 1: a kept leaf's primitive count; its first slot
+    Buf<uint2> jumps[2];        // n - 1: the collapse's pointer jumping (ancestor, budget map), two rounds' worth
+    Buf<uint32_t> node_count;   // the wide nodes the last write_traversal wrote
+    Buf<uint32_t> wide_list;    // the build nodes that make them, in their order
+    Buf<uint32_t> refs;         // 2n - 1: a kept node's reference in the wide layout
     Buf<uint32_t> scene_box;    // 6 ordered bits: the centroids' bounds
     Buf<uint32_t> info;         // kInfoCount values + the node counter
     Buf<BvhNode> out_nodes;     // 2n - 1 (an empty scene: 1)
@@ -279,26 +266,25 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
         const PlocArgs args{nodes, meta, parent, b.tables.data(), clusters, info + kInfoCount, info + kInfoRoot, n};
         be.parallel_for("bvh_hploc", padded, [=] __device__(uint32_t i) { climb(args, sorted_codes, merge_slot, i); });
     }
-
 }
 
 void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPrim* out_prims, uint32_t capacity) {
     Buffers& b = *buf_;
     const uint32_t n = b.n;
-    if (b.allocated.size() != 1) b.allocated.resize(1);
-    if (b.level_counts.size() != 3) b.level_counts.resize(3);
-    unsigned long long* allocated = b.allocated.data();
-    unsigned long long* level_counts = b.level_counts.data();
+    if (b.node_count.size() != 1) b.node_count.resize(1);
+    uint32_t* node_count = b.node_count.data();
     if (n == 0) {
-        be.parallel_for("bvh_collapse_setup", 1, [=] __device__(uint32_t) {
+        be.parallel_for("bvh_collapse_empty", 1, [=] __device__(uint32_t) {
             out[0] = make_leaf_root(BvhNode{}, 0);
-            *allocated = 0;
+            *node_count = 1;
         });
         return;
     }
-    if (b.tasks.size() != capacity) b.tasks.resize(capacity);
-    uint32_t* tasks = b.tasks.data();
-    uint32_t* leaf_first = b.leaf_first.data();  // by build node, for the kept leaves
+    const uint32_t inner = n - 1;
+    for (CudaBuffer<uint2>* j : {&b.jumps[0], &b.jumps[1]})
+        if (j->size() != inner) j->resize(inner);
+    if (b.wide_list.size() != capacity) b.wide_list.resize(capacity);
+    if (b.refs.size() != 2 * size_t(n) - 1) b.refs.resize(2 * size_t(n) - 1);
     const BuildNode* nodes = b.nodes.data();
     const BuildMeta* meta = b.meta.data();
     const WideTable* tables = b.tables.data();
@@ -307,77 +293,132 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
     const Triangle* triangles = b.triangles;
     const Sphere* spheres = b.spheres;
     const uint32_t num_triangles = b.num_triangles;
-    be.parallel_for("bvh_collapse_setup", 1, [=] __device__(uint32_t) {
-        const uint32_t root = info[kInfoRoot];
-        const BuildMeta m = meta[root];
-        level_counts[0] = level_counts[1] = level_counts[2] = 0;
-        if (m.height == 0) {  // the root is one leaf: no task, every primitive placed
-            out[0] = make_leaf_root(BvhNode{nodes[root].lo, 0u, nodes[root].hi, 0u}, m.count & ~kLeafFlag);
-            leaf_first[root] = 0;
-            *allocated = n;
-        } else {
-            tasks[0] = root;
+
+    // Which wide node each binary node belongs to follows from the budget of
+    // slots its parent hands it (make_wide_table): 1 at the root; a node that
+    // takes its budget as an entry makes a wide node and hands its children the
+    // budgets of its own table's choice for 1; an absorbed one hands them those
+    // of its choice for its budget; nodes inside a leaf get none (0). So a
+    // node's budget is its parent's budget through a map of five states, and the
+    // maps compose: pointer jumping (each round, a node's map becomes its map
+    // after its ancestor's, and its ancestor that ancestor's) gives every node
+    // its budget from the root's in log2(depth) rounds of independent work, with
+    // no chain of dependent loads per level of the tree (bench/NOTES.md).
+    auto transition = [=] __device__(uint32_t p, bool right) {  // p's map, a budget -> its child's
+        uint32_t map = 0;  // 3 bits per state (budget); state 0 (none) maps to none
+        if (meta[p].height == 0) return map;  // p is a leaf: everything below it is inside
+        const WideTable& t = tables[p - n];
+        for (uint32_t budget = 1; budget <= kTraversalWidth; ++budget) {
+            const uint32_t c = wide_absorbed(t.choice[budget - 1]) ? t.choice[budget - 1] : t.choice[0];
+            map |= (right ? wide_right_budget(c) : wide_left_budget(c)) << (3 * budget);
         }
+        return map;
+    };
+    uint2* jumps = b.jumps[0].data();
+    be.parallel_for("bvh_budget_maps", inner, [=] __device__(uint32_t i) {
+        const uint32_t y = n + i, p = parent[y];
+        jumps[i] = p == kInvalid ? make_uint2(kInvalid, 0u) : make_uint2(p, transition(p, nodes[p].right == y));
     });
-    // The wide tree top-down, one level of wide nodes per round: task i writes
-    // traversal node i, the tasks of a level are [begin, end). A task whose node
-    // has k interior children and leaves of p primitives reserves k task slots
-    // of the next level and p leaf primitives with one 64-bit atomic on its
-    // level's counter (tasks in the high word); after a barrier every thread
-    // reads that counter for the next level's range and the primitives' base. A
-    // level's counter is cleared two levels later, once no thread can still read
-    // it. The rounds run on a grid of threads that are all resident (a
-    // cooperative launch), separated by grid-wide barriers. (bench/NOTES.md: the
-    // variants measured; each level costs a chain of dependent loads.)
+    // kJumpRounds rounds reach 128 levels up: every tree within kBvhMaxDepth,
+    // leaves of kBvhMaxLeafSize included (deeper ones, which callers refuse, get
+    // no budget).
+    for (uint32_t round = 0; round < kJumpRounds; ++round) {
+        const uint2* from = b.jumps[round % 2].data();
+        uint2* to = b.jumps[(round + 1) % 2].data();
+        be.parallel_for("bvh_budget_jump", inner, [=] __device__(uint32_t i) {
+            const uint2 j = from[i];
+            if (j.x == kInvalid || j.x == info[kInfoRoot]) {
+                to[i] = j;
+                return;
+            }
+            const uint2 up = from[j.x - n];
+            uint32_t map = 0;  // j's map after up's
+            for (uint32_t s = 1; s <= kTraversalWidth; ++s) map |= ((j.y >> (3 * ((up.y >> (3 * s)) & 7u))) & 7u) << (3 * s);
+            to[i] = make_uint2(up.x, map);
+        });
+    }
+    const uint2* budgets = b.jumps[kJumpRounds % 2].data();
+    auto budget_of = [=] __device__(uint32_t y) -> uint32_t {  // 0: none
+        const uint32_t root = info[kInfoRoot];
+        if (y == root) return 1u;
+        if (y >= n) {
+            const uint2 j = budgets[y - n];
+            return j.x == root ? (j.y >> 3) & 7u : 0u;
+        }
+        const uint32_t p = parent[y];  // a primitive: its parent's budget through its map
+        const uint2 j = budgets[p - n];
+        const uint32_t bp = p == root ? 1u : (j.x == root ? (j.y >> 3) & 7u : 0u);
+        return (transition(p, nodes[p].right == y) >> (3 * bp)) & 7u;
+    };
+    uint32_t* wide = b.interior.data();  // the flat layout's scratch, reused
+    uint32_t* wide_rank = b.interior_rank.data();
+    uint32_t* leaf_prims = b.leaf_prims.data();
+    uint32_t* leaf_first = b.leaf_first.data();
+    be.parallel_for("bvh_classify_wide", 2 * n - 1, [=] __device__(uint32_t y) {
+        const uint32_t budget = budget_of(y);
+        const BuildMeta m = meta[y];
+        const bool makes_wide = budget != 0 && m.height > 0 && !wide_absorbed(tables[y - n].choice[budget - 1]);
+        if (y >= n) wide[y - n] = makes_wide;
+        leaf_prims[y] = budget != 0 && m.height == 0 ? (m.count & ~kLeafFlag) : 0u;
+    });
+    if (inner > 0) be.exclusive_scan("bvh_scan_wide", wide, wide_rank, inner);
+    be.exclusive_scan("bvh_scan_leaves", leaf_prims, leaf_first, 2 * n - 1);
+    auto index_of = [=] __device__(uint32_t y) {  // the root's wide node is node 0
+        const uint32_t root = info[kInfoRoot], r = wide_rank[y - n], root_rank = wide_rank[root - n];
+        return y == root ? 0u : r + (r < root_rank ? 1u : 0u);
+    };
     auto links = [=] __device__(uint32_t y, uint32_t budget) {
         return WideLinks{nodes[y].left, nodes[y].right, y < n ? 0u : tables[y - n].choice[budget - 1]};
     };
-    // One task of the level [.., end) whose counter is `counter`.
-    auto process = [=] __device__(uint32_t i, uint32_t end, uint32_t prim_base, unsigned long long* counter) {
-        uint32_t kids[kTraversalWidth];
-        // (tasks[i] was written by another thread before the last barrier: read from L2.)
-        const uint32_t count = wide_children(__ldcg(&tasks[i]), links, kids);
-        uint32_t interior = 0, prims = 0, leaf_count[kTraversalWidth];
-        for (uint32_t k = 0; k < count; ++k) {
-            const BuildMeta m = meta[kids[k]];
-            leaf_count[k] = m.height == 0 ? (m.count & ~kLeafFlag) : 0u;
-            interior += m.height > 0 ? 1u : 0u;
-            prims += leaf_count[k];
-        }
-        const unsigned long long first = push_tasks_and_prims(counter, interior, prims);
-        uint32_t next_task = end + uint32_t(first >> 32), next_prim = prim_base + uint32_t(first);
-        uint32_t refs[kTraversalWidth];
-        BvhNode boxes[kTraversalWidth];
-        for (uint32_t k = 0; k < count; ++k) {
-            const uint32_t y = kids[k];
-            boxes[k] = BvhNode{nodes[y].lo, 0u, nodes[y].hi, 0u};
-            if (leaf_count[k] > 0) {
-                refs[k] = make_leaf_ref(next_prim, leaf_count[k]);
-                leaf_first[y] = next_prim;
-                next_prim += leaf_count[k];
-            } else {
-                refs[k] = next_task;
-                // Within capacity for every tree: a wide node has two children or more.
-                if (next_task < capacity) tasks[next_task] = y;
-                ++next_task;
+    // Every kept node's reference (its leaf range, or its wide node), and the
+    // nodes that make wide nodes listed densely (one in ten build nodes, so that
+    // the writing threads of a warp all work); then the wide nodes, whose
+    // children need only their boxes and these references.
+    uint32_t* list = b.wide_list.data();
+    uint32_t* refs = b.refs.data();
+    be.parallel_for("bvh_refs", 2 * n - 1, [=] __device__(uint32_t y) {
+        const uint32_t root = info[kInfoRoot];
+        if (y == 0) *node_count = inner > 0 ? wide_rank[inner - 1] + wide[inner - 1] : 0u;
+        const uint32_t prims = leaf_prims[y];
+        if (prims > 0) {
+            refs[y] = make_leaf_ref(leaf_first[y], prims);
+            if (y == root) {  // the root is one leaf
+                out[0] = make_leaf_root(BvhNode{nodes[y].lo, 0u, nodes[y].hi, 0u}, prims);
+                *node_count = 1;
             }
+        } else if (y >= n && wide[y - n]) {
+            refs[y] = index_of(y);
+            list[refs[y]] = y;
         }
-        out[i] = make_traversal_node(boxes, count, refs);
-    };
-    be.cooperative_for("bvh_collapse", [=] __device__(uint32_t thread, uint32_t threads) {
-        if (meta[info[kInfoRoot]].height == 0) return;
-        cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-        uint32_t begin = 0, end = 1, prim_base = 0;
-        for (uint32_t level = 0; begin < end; ++level) {
-            if (thread == 0) level_counts[(level + 1) % 3] = 0;  // last read two barriers ago
-            for (uint32_t i = begin + thread; i < end; i += threads) process(i, end, prim_base, &level_counts[level % 3]);
-            grid.sync();
-            const unsigned long long made = *static_cast<volatile unsigned long long*>(&level_counts[level % 3]);
-            begin = end;
-            end = ::min(end + uint32_t(made >> 32), capacity);  // the same values in every thread
-            prim_base += uint32_t(made);
+    });
+    be.parallel_for("bvh_write_wide", capacity, [=] __device__(uint32_t i) {
+        if (i >= *node_count || leaf_prims[info[kInfoRoot]] > 0) return;
+        uint32_t kids[kTraversalWidth];
+        const uint32_t count = wide_children(list[i], links, kids);
+        // Built in registers (the loop unrolled), stored as 16-byte vectors: stored
+        // field by field, the node's 28 words stalled the kernel on its store queue.
+        TraversalNode node;
+#pragma unroll
+        for (uint32_t k = 0; k < kTraversalWidth; ++k) {
+            BvhNode box{Vec3f(kInfinity), 0u, Vec3f(-kInfinity), 0u};  // an empty slot
+            uint32_t ref = 0;
+            if (k < count) {
+                const BvhNode c{nodes[kids[k]].lo, 0u, nodes[kids[k]].hi, 0u};
+                if (box_can_be_hit(c)) box = c;
+                ref = refs[kids[k]];
+            }
+            node.lo_x[k] = box.lo.x;
+            node.hi_x[k] = box.hi.x;
+            node.lo_y[k] = box.lo.y;
+            node.hi_y[k] = box.hi.y;
+            node.lo_z[k] = box.lo.z;
+            node.hi_z[k] = box.hi.z;
+            node.child[k] = ref;
         }
-        if (thread == 0) *allocated = (static_cast<unsigned long long>(end) << 32) | prim_base;
+        const uint4* from = reinterpret_cast<const uint4*>(&node);
+        uint4* to = reinterpret_cast<uint4*>(&out[i]);
+#pragma unroll
+        for (uint32_t q = 0; q < sizeof(TraversalNode) / 16; ++q) to[q] = from[q];
     });
     // The leaves' primitives, one thread per primitive: its leaf is its highest
     // ancestor that chose to be one (within kBvhMaxLeafSize primitives), its
@@ -400,9 +441,9 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
 
 uint32_t GpuBvhBuilder::traversal_node_count(CudaBackend& be) const {
     be.synchronize();
-    unsigned long long allocated = 0;
-    if (buf_->allocated.size() == 1) buf_->allocated.download(&allocated, 1);
-    return std::max(uint32_t(allocated >> 32), 1u);  // the root alone when it is a leaf
+    uint32_t count = 0;
+    if (buf_->node_count.size() == 1) buf_->node_count.download(&count, 1);
+    return count;
 }
 
 void GpuBvhBuilder::write_flat(CudaBackend& be) {

@@ -5,8 +5,9 @@
 // every subtree holding more than 16 clusters, merges them with PLOC inside one
 // warp, deciding leaf collapsing by SAH and filling each node's table for the
 // wide layout as it creates it (make_wide_table). Then the wide traversal
-// layout (traversal_bvh.h) is written straight from the build nodes' tables, top
-// down over a work queue. Nothing goes back to the host during a build but the
+// layout (traversal_bvh.h) is written straight from the build nodes' tables
+// (write_traversal: every node's budget by pointer jumping, two scans, one
+// thread per wide node). Nothing goes back to the host during a build but the
 // figures of info(). Triangles and spheres share one tree.
 //
 // The binary tree has the leaf-size limit of the CPU builder (bvh_build.h), and

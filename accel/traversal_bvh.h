@@ -113,7 +113,7 @@ WF_HD_INLINE bool box_can_be_hit(const BvhNode& n) {
 // the surface areas of the wide nodes made (the rays that enter them, up to a
 // factor); leaves cost the same in every tree and count 0. A table needs only
 // the children's tables, so the GPU builder fills it when it creates a node
-// (bvh_ploc.cuh), and the tree is read from the tables top-down afterwards; the
+// (bvh_ploc.cuh), and the wide tree is read from the tables afterwards; the
 // host runs the same arithmetic over a flat tree (traversal_bvh_build.h), so
 // both make the same wide tree from the same binary tree.
 //

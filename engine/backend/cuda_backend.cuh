@@ -113,13 +113,6 @@ __global__ void __launch_bounds__(kCudaBlockSize, WF_LAUNCH_MIN_BLOCKS) parallel
     if (i < n) fn(i);
 }
 
-// A grid of threads that are all resident at once (cooperative launch): fn(i,
-// count) may synchronise the whole grid with cooperative_groups::this_grid().sync().
-template <class F>
-__global__ void __launch_bounds__(kCudaBlockSize) cooperative_kernel(F fn) {
-    fn(blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
-}
-
 class CudaBackend {
 public:
     template <class T>
@@ -164,23 +157,6 @@ public:
         begin(name);
         uint32_t blocks = (n + kBlockSize - 1) / kBlockSize;
         parallel_for_kernel<<<blocks, kBlockSize>>>(fn, n);
-        check_launch(name);
-        end(name);
-    }
-
-    // fn(i, count) on as many threads as the device holds at once (count of them,
-    // whole blocks), launched cooperatively: fn may synchronise the grid
-    // (cooperative_groups::this_grid().sync()), as a loop over dependent rounds
-    // that would otherwise take one launch per round.
-    template <class F>
-    void cooperative_for(const char* name, F fn) {
-        begin(name);
-        int per_sm = 0;
-        WF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cooperative_kernel<F>, kBlockSize, 0));
-        const unsigned blocks = unsigned(std::max(per_sm, 1) * props_.multiProcessorCount);
-        void* args[] = {&fn};
-        WF_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(cooperative_kernel<F>), blocks,
-                                                  kBlockSize, args, 0, nullptr));
         check_launch(name);
         end(name);
     }
