@@ -64,6 +64,8 @@ public:
     GpuBvhInfo info(CudaBackend& backend) const;
     // Enqueues the writing of the traversal layout: `nodes` has room for
     // `capacity` = info().max_traversal_nodes nodes, `prims` one per primitive.
+    // The tree must be within kBvhMaxDepth (info().depth; deeper trees get
+    // unreachable nodes), and the primitives build() read must still exist.
     void write_traversal(CudaBackend& backend, TraversalNode* nodes, LeafPrim* prims, uint32_t capacity);
     // The traversal nodes the last write_traversal wrote (waits for it).
     uint32_t traversal_node_count(CudaBackend& backend) const;
@@ -89,6 +91,7 @@ Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<S
 struct GpuTraversalTree {
     Bvh flat;
     TraversalArrays traversal;
+    GpuBvhInfo info;
 };
 GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres);
 

@@ -3,6 +3,8 @@
 #include "accel/bvh_build_gpu.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "accel/traversal_bvh_build.h"
 #include "engine/backend/cuda_backend.cuh"
@@ -31,6 +33,14 @@ struct UploadedBuild {
     }
 };
 
+// The wide layout needs a tree within kBvhMaxDepth (the renderer falls back to
+// the CPU builder beyond it).
+void check_depth(const GpuBvhInfo& info) {
+    if (info.depth > kBvhMaxDepth)
+        throw std::length_error("GPU BVH: the tree is " + std::to_string(info.depth) + " levels deep, more than " +
+                                std::to_string(kBvhMaxDepth) + ": no wide layout");
+}
+
 }  // namespace
 
 Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres, GpuBvhInfo* info) {
@@ -46,8 +56,10 @@ GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, c
     UploadedBuild up(triangles, spheres);
     up.build(be);
     const GpuBvhInfo info = up.builder.info(be);
+    check_depth(info);
     up.write_traversal(be, info);
     GpuTraversalTree out;
+    out.info = info;
     out.flat = up.builder.download(be);
     out.traversal.nodes.resize(up.builder.traversal_node_count(be));
     out.traversal.prims.resize(info.num_prims);
@@ -67,6 +79,7 @@ GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::
     out.device = be.device_name();
     up.build(be);
     out.info = builder.info(be);
+    check_depth(out.info);
     // A build ends with the tree in the layout traversal reads (traversal_bvh.h).
     // Every build of the same input has the node counts read above (the test
     // RebuildReusesTheBuilderAndGivesTheSameTree).

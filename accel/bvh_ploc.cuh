@@ -115,13 +115,13 @@ struct PlocArgs {
 // A cluster's wide table: all zero for a leaf of the flat tree, else read from
 // L2 (__ldcg: another SM may have written it; a lane of this warp wrote it
 // before the __syncwarp() that ends a merging round).
+// (__ldcg may be hoisted out of a branch: a leaf's lane reads table 0, unused.)
 __device__ __forceinline__ WideTable load_table(const PlocArgs& a, const Cluster& c) {
-    WideTable t{};
-    if (c.height == 0) return t;
-    const uint4* src = reinterpret_cast<const uint4*>(&a.tables[c.id - a.n]);
+    WideTable t;
+    const uint4* src = reinterpret_cast<const uint4*>(&a.tables[c.height > 0 ? c.id - a.n : 0u]);
 #pragma unroll
     for (uint32_t q = 0; q < sizeof(WideTable) / 16; ++q) reinterpret_cast<uint4*>(&t)[q] = __ldcg(src + q);
-    return t;
+    return c.height > 0 ? t : WideTable{};
 }
 
 // Whole warp: `a` is taken by value, as a reference would point into the

@@ -1,5 +1,6 @@
 // The BVH as traversal reads it: a kTraversalWidth-wide tree collapsed from the
-// builders' binary flat layout (bvh_node.h):
+// builders' binary tree (the CPU builder's flat layout, bvh_node.h, or the GPU
+// builder's build nodes):
 //  - a node holds the boxes of up to kTraversalWidth children (copied from the
 //    builder, float for float) and a reference to each; one step of traversal
 //    tests them all where the binary tree needed a dependent fetch per level;
@@ -46,7 +47,6 @@ static_assert(kTraversalWidth == 4 || kTraversalWidth == 8, "the sorting network
 // pushes within it (make_wide_table), for any flat tree within kBvhMaxDepth
 // (bvh_build.h), which callers check.
 inline constexpr int kTraversalStackSize = 128;
-static_assert(kTraversalStackSize > int(kBvhMaxDepth), "a binary step must always fit the stack");
 
 // Up to kTraversalWidth children, boxes by axis and bound (so one 16-byte load
 // brings one bound of 4 children); an empty slot has lo +inf and hi -inf, a

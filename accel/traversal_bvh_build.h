@@ -1,6 +1,6 @@
 // The collapse of a builder's flat binary tree (bvh_node.h) into the wide
 // traversal layout (traversal_bvh.h) on the host, with the rule the GPU builder
-// applies while it builds (collapse_summary): the CPU builder's tree, and the
+// applies while it builds (make_wide_table): the CPU builder's tree, and the
 // reference the GPU builder's own output is tested against. TraversalBvh holds
 // the layout in a backend's memory, uploaded from the host or written there by
 // the GPU builder (GpuBvhBuilder::write_traversal).

@@ -213,9 +213,9 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
                 continue;
             }
             // Nearest child next; the others pushed farthest first, so that they
-            // pop nearest first. the collapse (make_wide_table) keeps sp within the stack for
-            // every tree within kBvhMaxDepth (the renderer's); deeper trees (only
-            // tests traverse them) drop what does not fit, never write past it.
+            // pop nearest first. The collapse (make_wide_table) keeps sp within the
+            // stack for every tree within kBvhMaxDepth (the renderer's); deeper trees
+            // (only tests traverse them) drop what does not fit, never write past it.
             const int hits = popcount32(h.mask);
             sort_child_keys(h.key);
 #if WF_DEVICE_CODE
