@@ -121,6 +121,29 @@ WF_HD_INLINE uint32_t hash_grid_bucket_of(Vec3f p, Vec3f origin, float inv_cell_
                             hash_grid_cell_coordinate(floorf(u.z)), num_buckets);
 }
 
+// The candidates of one query (HashGridView::candidates): the points of up to 8 buckets
+// as one sequence t = 0 .. count - 1. Bucket range j holds t in [first[j], first[j + 1])
+// (first[8] = count); its candidate t is sorted position t + delta[j]. Every index is a
+// constant once position()'s loop is unrolled, so on the GPU the arrays stay in registers.
+struct HashGridCandidates {
+    uint32_t count = 0;
+    uint32_t first[8];
+    uint32_t delta[8];
+
+    // The sorted position (into sorted_indices, or arrays gathered in bucket order) of
+    // candidate t < count: that of the last range starting at or before t (an empty range
+    // starts where the next one does, so the next one wins).
+    WF_HD uint32_t position(uint32_t t) const {
+        uint32_t s = t + delta[0];
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+        for (int j = 1; j < 8; ++j)
+            if (t >= first[j]) s = t + delta[j];
+        return s;
+    }
+};
+
 // Read-only view passed by value to kernels.
 struct HashGridView {
     const uint32_t* cell_starts = nullptr;     // num_buckets + 1 entries: bucket b holds sorted_indices[cell_starts[b], cell_starts[b+1])
@@ -142,13 +165,58 @@ struct HashGridView {
         });
     }
 
-    // The buckets a query at q must search: fn(begin, end) once for each distinct bucket,
-    // with [begin, end) a range of sorted_indices. For callers that keep the points'
-    // data in bucket order (so a bucket's points are read contiguously); they must do
-    // the distance test themselves.
+    // The candidates of a query at q as one flat sequence (HashGridCandidates): the
+    // points of the buckets for_each_bucket visits, in the same order. Every bucket's
+    // start is loaded here, at once, so a caller that loads candidates in batches crosses
+    // bucket boundaries without waiting on the next bucket's start.
+    WF_HD HashGridCandidates candidates(Vec3f q) const {
+        HashGridCandidates c;
+        if (num_buckets == 0) {
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+            for (int j = 0; j < 8; ++j) c.first[j] = c.delta[j] = 0;
+            return c;
+        }
+        uint32_t buckets[8];
+        block_buckets(q, buckets);
+        uint32_t begin[8], end[8];
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+        for (int j = 0; j < 8; ++j) {
+            // Two cells of the block may share a bucket: its range counts once.
+            bool seen = false;
+            for (int k = 0; k < j; ++k) seen |= buckets[k] == buckets[j];
+            begin[j] = seen ? 0u : cell_starts[buckets[j]];
+            end[j] = seen ? 0u : cell_starts[buckets[j] + 1];
+        }
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+        for (int j = 0; j < 8; ++j) {
+            c.first[j] = c.count;
+            c.delta[j] = begin[j] - c.count;  // modulo 2^32, as position() adds it back
+            c.count += end[j] - begin[j];
+        }
+        return c;
+    }
+
+    // The buckets a query at q must search: fn(begin, end) once for each distinct
+    // non-empty bucket, with [begin, end) a range of sorted_indices (candidates() by
+    // bucket). The caller does the distance test.
     template <class F>
     WF_HD void for_each_bucket(Vec3f q, F&& fn) const {
-        if (num_buckets == 0) return;
+        const HashGridCandidates c = candidates(q);
+        for (int j = 0; j < 8; ++j) {
+            const uint32_t first = c.first[j], last = j + 1 < 8 ? c.first[j + 1] : c.count;
+            if (first < last) fn(first + c.delta[j], last + c.delta[j]);
+        }
+    }
+
+private:
+    // The buckets of the 2x2x2 cells around q (see Query above), in a fixed order.
+    WF_HD void block_buckets(Vec3f q, uint32_t (&buckets)[8]) const {
         const Vec3f u = (q - origin) * inv_cell_size;
         const float fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
         const int32_t cx = hash_grid_cell_coordinate(fx), cy = hash_grid_cell_coordinate(fy),
@@ -156,24 +224,11 @@ struct HashGridView {
         // The neighbour on the nearer side of each axis (NaN: +1, harmless).
         const int32_t nx = cx + (u.x - fx < 0.5f ? -1 : 1), ny = cy + (u.y - fy < 0.5f ? -1 : 1),
                       nz = cz + (u.z - fz < 0.5f ? -1 : 1);
-        uint32_t buckets[8];
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
         for (int j = 0; j < 8; ++j)
             buckets[j] = hash_grid_bucket(j & 1 ? nx : cx, j & 2 ? ny : cy, j & 4 ? nz : cz, num_buckets);
-#if WF_DEVICE_CODE
-#pragma unroll
-#endif
-        for (int j = 0; j < 8; ++j) {
-            // Two cells of the block may share a bucket: visit each bucket once
-            // (constant loop bounds keep `buckets` in registers on the GPU).
-            bool seen = false;
-            for (int k = 0; k < j; ++k) seen |= buckets[k] == buckets[j];
-            if (seen) continue;
-            const uint32_t begin = cell_starts[buckets[j]], end = cell_starts[buckets[j] + 1];
-            if (begin < end) fn(begin, end);
-        }
     }
 };
 

@@ -82,9 +82,10 @@ TEST(HashGrid, BuildRunsAsNamedStages) {
                                                 "build_hash_grid_scatter"}));
 }
 
-// for_each_bucket (the form merge uses, with the points gathered in bucket order):
-// the ranges it reports are disjoint, and the points within r among them are exactly
-// the brute-force set, also when every cell shares one bucket.
+// for_each_bucket and candidates (the form merge uses, with the points gathered in
+// bucket order): the ranges are disjoint, the points within r among them are exactly
+// the brute-force set, also when every cell shares one bucket, and candidate t's
+// position walks the ranges in order, one sorted position after another.
 TEST(HashGrid, ForEachBucketRangesAreDisjointAndCoverEveryMatch) {
     CpuBackend backend;
     HashGridInput in;
@@ -107,6 +108,12 @@ TEST(HashGrid, ForEachBucketRangesAreDisjointAndCoverEveryMatch) {
                     if (length_squared(in.points[i] - q) <= view.radius_sq) found.push_back(i);
                 }
             });
+            std::vector<uint32_t> walked, flat;
+            for (const auto& [begin, end] : ranges)
+                for (uint32_t s = begin; s < end; ++s) walked.push_back(s);
+            const HashGridCandidates c = view.candidates(q);
+            for (uint32_t t = 0; t < c.count; ++t) flat.push_back(c.position(t));
+            ASSERT_EQ(flat, walked) << buckets << " buckets";
             std::sort(ranges.begin(), ranges.end());
             for (size_t k = 1; k < ranges.size(); ++k)
                 ASSERT_LE(ranges[k - 1].second, ranges[k].first) << "overlapping bucket ranges, " << buckets << " buckets";

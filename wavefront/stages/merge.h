@@ -43,29 +43,31 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
             }
             sum += ev.factor * m.throughput * (w * merge_shading_factor<BsdfT>(ev, m.dir_fix, m.normal));
         };
-        // A bucket's candidates are tested kBatch at a time, their points loaded before any
-        // is tested: one at a time, each candidate's load waited for the previous test's
-        // branch, a full memory latency per candidate (~15 per query).
+        // The query's candidates (the points of up to 8 buckets, one flat sequence) are
+        // tested kBatch at a time, their points loaded before any is tested: one at a time,
+        // each candidate's load waited for the previous test's branch, a full memory
+        // latency per candidate (~15 per query). Batches run across bucket boundaries, and
+        // every bucket's start was loaded at once by candidates().
         constexpr uint32_t kBatch = 4;
-        it.grid.for_each_bucket(q, [&](uint32_t begin, uint32_t end) {
-            for (uint32_t j = begin; j < end; j += kBatch) {
-                MergePoint batch[kBatch];
+        const HashGridCandidates candidates = it.grid.candidates(q);
+        for (uint32_t t = 0; t < candidates.count; t += kBatch) {
+            MergePoint batch[kBatch];
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
-                for (uint32_t k = 0; k < kBatch; ++k)
-                    if (j + k < end) batch[k] = points[j + k];
-                uint32_t accepted = 0;  // bit k: candidate j + k lies within r and may extend the path
+            for (uint32_t k = 0; k < kBatch; ++k)
+                if (t + k < candidates.count) batch[k] = points[candidates.position(t + k)];
+            uint32_t accepted = 0;  // bit k: candidate t + k lies within r and may extend the path
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
-                for (uint32_t k = 0; k < kBatch; ++k)
-                    if (j + k < end && length_squared(batch[k].position - q) <= it.grid.radius_sq &&
-                        batch[k].path_length + length <= ctx.max_path_length)
-                        accepted |= 1u << k;
-                for (; accepted != 0; accepted &= accepted - 1u) contribute(j + lowest_set_bit(accepted));
-            }
-        });
+            for (uint32_t k = 0; k < kBatch; ++k)
+                if (t + k < candidates.count && length_squared(batch[k].position - q) <= it.grid.radius_sq &&
+                    batch[k].path_length + length <= ctx.max_path_length)
+                    accepted |= 1u << k;
+            for (; accepted != 0; accepted &= accepted - 1u)
+                contribute(candidates.position(t + lowest_set_bit(accepted)));
+        }
         ctx.count(kCounterMerges, merged);
         if (merged) p.radiance[slot] += p.throughput[slot] * sum * it.vm_normalization;
     });
