@@ -92,6 +92,42 @@ WF_HD_INLINE uint32_t atomic_push_range(uint32_t* size, uint32_t count) {
 #endif
 }
 
+// Claims one slot for each set bit j < kMaxItems of `items` (this thread's item j) and
+// calls fn(j, slot) for each. The slots come in the order a loop of atomic_push_index
+// over j would give them: item j of every lane before item j + 1 of any, lanes in order
+// (neighbouring threads' items j stay neighbours, so the stage reading them stays
+// coalesced), but on the GPU with one atomic per warp instead of one per j, and without
+// a memory round trip between the items.
+template <uint32_t kMaxItems, class F>
+WF_HD_INLINE void atomic_push_items(uint32_t* size, uint32_t items, F&& fn) {
+    static_assert(kMaxItems >= 1 && kMaxItems <= 32, "items are the bits of one 32-bit mask");
+#if WF_DEVICE_CODE
+    const unsigned active = __activemask();
+    const int lane = int(threadIdx.x & 31u);
+    const unsigned below = (1u << lane) - 1u;
+    uint32_t offset[kMaxItems];
+    uint32_t total = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < kMaxItems; ++j) {
+        const unsigned voted = __ballot_sync(active, (items >> j) & 1u);
+        offset[j] = total + uint32_t(__popc(int(voted & below)));
+        total += uint32_t(__popc(int(voted)));
+    }
+    const int leader = __ffs(int(active)) - 1;
+    uint32_t base = 0;
+    if (lane == leader && total > 0u) base = atomicAdd(size, total);
+    base = __shfl_sync(active, base, leader);
+#pragma unroll
+    for (uint32_t j = 0; j < kMaxItems; ++j)
+        if ((items >> j) & 1u) fn(j, base + offset[j]);
+#else
+    uint32_t slot = __atomic_fetch_add(size, uint32_t(__builtin_popcount(items & (kMaxItems == 32 ? ~0u : (1u << kMaxItems) - 1u))),
+                                       __ATOMIC_RELAXED);
+    for (uint32_t j = 0; j < kMaxItems; ++j)
+        if ((items >> j) & 1u) fn(j, slot++);
+#endif
+}
+
 // The same, for counters many threads bump at once (statistics): on the GPU the
 // active lanes of a warp sum their values first and one of them adds the total,
 // so a counter hit by every thread costs one atomic per warp.

@@ -68,6 +68,15 @@ struct WorkQueue {
         uint32_t at = atomic_push_index(size);
         return at < capacity ? at : kQueueFull;
     }
+    // Pushes this thread's items j marked in `items` (bits j < kMaxItems) at once
+    // (atomic_push_items): fn(j, index) writes item j's fields at index. An item beyond
+    // the capacity is counted and not written, as with push().
+    template <uint32_t kMaxItems, class F>
+    WF_HD void push_items(uint32_t items, F&& fn) const {
+        atomic_push_items<kMaxItems>(size, items, [&](uint32_t j, uint32_t at) {
+            if (at < capacity) fn(j, at);
+        });
+    }
 };
 
 // Calls fn(index) for every item in the queue.

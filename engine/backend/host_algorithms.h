@@ -20,6 +20,9 @@ struct HostAlgorithms {
     float (*reduce_sum)(const std::vector<float>&);
     // out[i] = f(in[i]) through parallel_for; also counts every i with one atomic_add.
     std::pair<std::vector<uint32_t>, uint32_t> (*parallel_square)(const std::vector<uint32_t>&);
+    // Thread i pushes its items j marked in masks[i] (bits 0..7) with atomic_push_items;
+    // returns, per claimed slot, the item written there as i * 32 + j.
+    std::vector<uint32_t> (*push_items)(const std::vector<uint32_t>& masks);
 };
 
 HostAlgorithms cpu_host_algorithms();

@@ -64,12 +64,27 @@ struct Impl {
         be.synchronize();
         return {b.to_vector(), counter.to_vector()[0]};
     }
+    static std::vector<uint32_t> push_items(const std::vector<uint32_t>& masks) {
+        B be;
+        Buf<uint32_t> m, out(masks.size() * 8), counter(1);
+        m.upload(masks);
+        const uint32_t* src = m.data();
+        uint32_t* dst = out.data();
+        uint32_t* count = counter.data();
+        be.parallel_for("test_push_items", uint32_t(masks.size()), WF_LAMBDA(uint32_t i) {
+            atomic_push_items<8>(count, src[i], [&](uint32_t j, uint32_t at) { dst[at] = i * 32u + j; });
+        });
+        be.synchronize();
+        std::vector<uint32_t> all = out.to_vector();
+        all.resize(counter.to_vector()[0]);
+        return all;
+    }
 };
 
 template <class B>
 HostAlgorithms make() {
     return {&Impl<B>::exclusive_scan, &Impl<B>::sort_pairs, &Impl<B>::select_flagged_indices, &Impl<B>::reduce_sum,
-            &Impl<B>::parallel_square};
+            &Impl<B>::parallel_square, &Impl<B>::push_items};
 }
 
 }  // namespace wf::host_algorithms_detail

@@ -71,4 +71,44 @@ inline void check_parallel_for(const HostAlgorithms& algo) {
     EXPECT_EQ(count, in.size());
 }
 
+// Every marked item takes exactly one of the slots [0, total). With `warp_order` (the
+// GPU) a warp's items also take one block of slots, item j of every lane before item
+// j + 1 of any, lanes in order: the order connect relies on to keep connect_vertices's
+// reads coalesced.
+inline void check_push_items(const HostAlgorithms& algo, bool warp_order) {
+    std::vector<uint32_t> masks(10007);
+    uint32_t state = 12345u, marked = 0;
+    for (uint32_t& m : masks) {
+        state = state * 1664525u + 1013904223u;
+        m = (state >> 8) & 0xffu;
+        if ((state >> 20) % 7 == 0) m = 0;  // some threads push nothing
+        marked += uint32_t(__builtin_popcount(m));
+    }
+    const std::vector<uint32_t> slots = algo.push_items(masks);
+    ASSERT_EQ(slots.size(), marked);
+    std::vector<uint32_t> sorted = slots;
+    std::sort(sorted.begin(), sorted.end());
+    ASSERT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "an item was pushed twice";
+    for (uint32_t code : sorted) {
+        const uint32_t i = code / 32, j = code % 32;
+        ASSERT_LT(i, masks.size());
+        ASSERT_TRUE((masks[i] >> j) & 1u) << "item " << j << " of thread " << i << " was not marked";
+    }
+    if (!warp_order) return;
+    // Slots of one warp are consecutive and ordered by (j, lane).
+    for (size_t at = 1; at < slots.size(); ++at) {
+        const uint32_t a = slots[at - 1], b = slots[at];
+        if (a / 32 / 32 != b / 32 / 32) continue;  // another warp's block starts here
+        const uint32_t ja = a % 32, jb = b % 32, la = a / 32 % 32, lb = b / 32 % 32;
+        ASSERT_TRUE(ja < jb || (ja == jb && la < lb)) << "slot " << at << ": item " << jb << " of lane " << lb
+                                                       << " after item " << ja << " of lane " << la;
+    }
+    std::vector<uint32_t> warps_seen;
+    for (size_t at = 0; at < slots.size(); ++at)
+        if (at == 0 || slots[at] / 1024 != slots[at - 1] / 1024) warps_seen.push_back(slots[at] / 1024);
+    std::sort(warps_seen.begin(), warps_seen.end());
+    EXPECT_EQ(std::adjacent_find(warps_seen.begin(), warps_seen.end()), warps_seen.end())
+        << "a warp's items are split over several blocks of slots";
+}
+
 }  // namespace wf::test

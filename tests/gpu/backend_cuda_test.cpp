@@ -9,6 +9,7 @@ TEST(CudaBackend, SortPairsIsStableAndMatchesStd) { WF_REQUIRE_CUDA_DEVICE(); te
 TEST(CudaBackend, SelectFlaggedMatchesStd) { WF_REQUIRE_CUDA_DEVICE(); test::check_select_flagged(cuda_host_algorithms()); }
 TEST(CudaBackend, ReduceSumMatchesDoubleSum) { WF_REQUIRE_CUDA_DEVICE(); test::check_reduce_sum(cuda_host_algorithms()); }
 TEST(CudaBackend, ParallelForVisitsEveryIndexOnce) { WF_REQUIRE_CUDA_DEVICE(); test::check_parallel_for(cuda_host_algorithms()); }
+TEST(CudaBackend, PushItemsClaimsOneSlotPerItemInWarpOrder) { WF_REQUIRE_CUDA_DEVICE(); test::check_push_items(cuda_host_algorithms(), true); }
 #else
 TEST(CudaBackend, Unavailable) { GTEST_SKIP() << "this build has no CUDA backend"; }
 #endif

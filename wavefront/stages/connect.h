@@ -91,8 +91,11 @@ template <class BsdfT, class Backend>
 void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices,
              WorkQueue<ShadowRayView> shadow, WorkQueue<ConnectionView> connections) {
     // One thread per camera vertex: next-event estimation, then the light vertices of
-    // its light sub-path (by path length, while k + 1 + length <= max) are queued for
-    // connect_vertices.
+    // its light sub-path (by path length k, while k + 1 + length <= max) are queued for
+    // connect_vertices, kPushBatch path lengths at a time: their entries loaded together
+    // and pushed with one atomic per warp (a push per length waited on its atomic before
+    // the next entry's load: two memory round trips per light vertex).
+    constexpr uint32_t kPushBatch = 8;
     for_all_queued(backend, "connect", vertices, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
         const uint32_t length = p.path_length[slot];
@@ -100,13 +103,23 @@ void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> 
         if (v.bsdf.is_delta()) return;
         if (ctx.scene.num_lights > 0) connect_to_light_source(ctx, slot, v, shadow);
         const uint32_t* light_vertices = ctx.light_vertices_of_path(ctx.light_path_of_camera_path(slot));
-        for (uint32_t k = 1; k <= ctx.vertex_stride && k + 1 + length <= ctx.max_path_length; ++k) {
-            const uint32_t e = light_vertices[k - 1];
-            if (e == kNoLightVertex) continue;
-            uint32_t at = connections.push();
-            if (at == WorkQueue<ConnectionView>::kQueueFull) continue;
-            connections.items.camera_slot[at] = slot;
-            connections.items.light_entry[at] = e;
+        // The largest k: at most the stride, and k + 1 + length <= max.
+        uint32_t longest = length + 2 <= ctx.max_path_length ? ctx.max_path_length - 1 - length : 0u;
+        if (longest > ctx.vertex_stride) longest = ctx.vertex_stride;
+        for (uint32_t k0 = 1; k0 <= longest; k0 += kPushBatch) {
+            uint32_t entry[kPushBatch];
+            uint32_t stored = 0;  // bit j: a light vertex of length k0 + j exists
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+            for (uint32_t j = 0; j < kPushBatch; ++j) {
+                entry[j] = k0 + j <= longest ? light_vertices[k0 + j - 1] : kNoLightVertex;
+                if (entry[j] != kNoLightVertex) stored |= 1u << j;
+            }
+            connections.template push_items<kPushBatch>(stored, [&](uint32_t j, uint32_t at) {
+                connections.items.camera_slot[at] = slot;
+                connections.items.light_entry[at] = entry[j];
+            });
         }
     });
 }
