@@ -102,7 +102,7 @@ inline constexpr uint32_t kHashGridUsedStride = 32;
 // Adds `used` (0 or 1) for the bucket `index` to the slot of its group of 32 indices:
 // on the GPU one atomic per warp (a warp's indices share a slot, and the first
 // active lane adds the warp's count; lanes are threadIdx.x % 32, as parallel_for
-// launches 1D blocks of 256), on the CPU one per used bucket.
+// launches 1D blocks of a multiple of 32 threads), on the CPU one per used bucket.
 WF_HD_INLINE void hash_grid_count_used(uint32_t* counters, uint32_t index, bool used) {
     uint32_t* slot = counters + (((index >> 5) & (kHashGridUsedSlots - 1)) + 1) * kHashGridUsedStride;
 #if WF_DEVICE_CODE

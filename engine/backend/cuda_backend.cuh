@@ -97,15 +97,21 @@ private:
     size_t size_ = 0;
 };
 
-// Blocks of 256 threads per SM the compiler must leave room for, which caps
-// registers per thread (3: 85). Measured on an H200 (bench_pt, 500 passes):
-// 3 is 2-4% faster than no cap (shade_surface otherwise takes 89 registers);
-// 4 (64 registers) spills in shade_surface and is slower.
-#ifndef WF_LAUNCH_MIN_BLOCKS
-#define WF_LAUNCH_MIN_BLOCKS 3
+// Threads per block of every parallel_for, and blocks per SM the compiler must leave
+// room for, which caps registers per thread: 65536 / (128 x 6) = 85, the cap measured
+// best with blocks of 256 x 3 (bench_pt on an H200, 500 passes: 2-4% faster than no cap,
+// where shade_surface takes 89 registers; a cap of 64 spills and is slower, as is every
+// per-stage cap tried for the bidirectional stages, bench/NOTES.md). Blocks of 128
+// rather than 256 (H100, one call): a block holds its SM's room until its slowest warp
+// ends, and the stages' warps end far apart; vcm -1 to -2.5%, pt -1 to -1.5%, primary
+// and bounce rays +5 to +7% (bench_traversal); blocks of 64 were slower.
+#ifndef WF_CUDA_BLOCK_SIZE
+#define WF_CUDA_BLOCK_SIZE 128
 #endif
-
-inline constexpr uint32_t kCudaBlockSize = 256;  // threads per block of every parallel_for
+inline constexpr uint32_t kCudaBlockSize = WF_CUDA_BLOCK_SIZE;
+#ifndef WF_LAUNCH_MIN_BLOCKS
+#define WF_LAUNCH_MIN_BLOCKS 6
+#endif
 
 template <class F>
 __global__ void __launch_bounds__(kCudaBlockSize, WF_LAUNCH_MIN_BLOCKS) parallel_for_kernel(F fn, uint32_t n) {
