@@ -96,5 +96,48 @@ TEST(Intersect, SmallSphereFarAwayIsHitAccurately) {
     EXPECT_FALSE(intersect_sphere(s, Ray{{0.15f, 0.0f, 0.0f}, {0.0f, 0.0f, -1.0f}}, kInfinity, &h));
 }
 
+// The float miss filter in front of the interval test never changes an answer: random
+// spheres and rays at scales from 1e-3 to 1e7, rays aimed at the silhouette to within
+// a few ulps (the filter's margin is where it could go wrong), rays leaving the surface
+// (as spawn_ray gives them) and unnormalised directions (as spawn_ray_to gives them).
+// It must also filter: most clear misses skip the interval arithmetic.
+TEST(Intersect, SphereMissFilterNeverChangesAnAnswer) {
+    test::Random rng(2024);
+    uint64_t tested = 0, filtered = 0, hits = 0;
+    for (float scale : {1e-3f, 1.0f, 1e3f, 1e5f, 1e7f}) {
+        for (int i = 0; i < 20000; ++i) {
+            const Sphere sph{rng.point_in_box(-scale, scale), scale * rng.uniform(0.001f, 0.5f)};
+            Ray ray{rng.point_in_box(-4.0f * scale, 4.0f * scale), rng.unit_vector()};
+            const int kind = i % 4;
+            if (kind == 1) {  // aimed at a point at distance r (1 +- tiny) from the centre, across the ray
+                const Vec3f to_centre = sph.center - ray.origin;
+                Vec3f side = cross(to_centre, rng.unit_vector());
+                if (length_squared(side) > 0.0f) side = normalize(side);
+                const float reach = sph.radius * (1.0f + rng.uniform(-4e-7f, 4e-7f));
+                ray.dir = normalize(to_centre + side * reach);
+            } else if (kind == 2) {  // leaving a point of the surface, outward or inward
+                const Vec3f n = rng.unit_vector();
+                ray.origin = sph.center + n * sph.radius;
+                ray.dir = rng.uniform() < 0.5f ? rng.hemisphere(n) : rng.hemisphere(-n);
+            } else if (kind == 3) {  // unnormalised, as toward another point
+                ray.dir = rng.point_in_box(-4.0f * scale, 4.0f * scale) - ray.origin;
+            }
+            const float t_max = i % 3 == 0 ? kInfinity : scale * rng.uniform(0.1f, 8.0f);
+            Hit a, b;
+            const bool with_filter = intersect_sphere(sph, ray, t_max, &a);
+            const bool without = intersect_sphere_interval(sph, ray, t_max, &b);
+            ASSERT_EQ(with_filter, without) << "scale " << scale << " ray " << i;
+            if (without) {
+                ASSERT_EQ(a.t, b.t);
+                ++hits;
+            }
+            ++tested;
+            filtered += sphere_certainly_missed(sph, ray);
+        }
+    }
+    EXPECT_GT(hits, tested / 20);
+    EXPECT_GT(filtered, tested / 3) << "the filter skips too few misses to be worth its cost";
+}
+
 }  // namespace
 }  // namespace wf
