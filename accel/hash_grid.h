@@ -242,9 +242,13 @@ public:
     void reserve(uint32_t max_points) { reserve(max_points, max_points); }
     // Same, with a power of two >= min_buckets buckets (at least 1): more buckets than
     // points means fewer cells per bucket; 1 bucket forces every cell to collide (tests).
+    // The bytes reserve(max_points, min_buckets) allocates (for sizing checks).
+    static uint64_t reserved_bytes(uint32_t max_points, uint32_t min_buckets) {
+        return sizeof(uint32_t) * (uint64_t(buckets_for(min_buckets)) + 2 + max_points +
+                                   (kHashGridUsedSlots + 1) * kHashGridUsedStride);
+    }
     void reserve(uint32_t max_points, uint32_t min_buckets) {
-        uint32_t buckets = 1;
-        while (buckets < min_buckets && buckets < (1u << 31)) buckets <<= 1;
+        const uint32_t buckets = buckets_for(min_buckets);
         if (reserved_ && buckets == num_buckets_ && max_points == max_points_) return;
         offsets_.resize(size_t(buckets) + 2);  // zero-filled: a reserved, unbuilt grid is empty
         sorted_indices_.resize(max_points);
@@ -345,6 +349,12 @@ public:
     uint32_t max_points() const { return max_points_; }
 
 private:
+    static uint32_t buckets_for(uint32_t min_buckets) {
+        uint32_t buckets = 1;
+        while (buckets < min_buckets && buckets < (1u << 31)) buckets <<= 1;
+        return buckets;
+    }
+
     Buffer<uint32_t> offsets_;         // num_buckets + 2: cell_starts are its first num_buckets + 1 (see top)
     Buffer<uint32_t> sorted_indices_;  // max_points
     Buffer<uint32_t> used_counters_;      // the total, then kHashGridUsedSlots partial counts (see hash_grid_count_used)

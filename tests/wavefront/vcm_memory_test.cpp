@@ -3,6 +3,7 @@
 // message naming what it needs, before allocating anything.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -33,7 +34,48 @@ std::string vcm_memory_error(uint32_t light_paths, uint32_t max_depth, uint64_t 
     return "";
 }
 
+// A 64x64 vcm render of s1 with 8 iterations under a memory limit (0: none).
+RenderResult vcm_render_under(uint64_t max_memory_bytes) {
+    HostScene scene = load_scene(test::source_dir() + "/scenes/smallvcm/s1-area.json");
+    RenderOptions o;
+    o.settings = scene.settings;
+    o.settings.integrator = "vcm";
+    o.settings.width = o.settings.height = 64;
+    o.settings.spp = 8;
+    o.backend = BackendKind::Cpu;
+    o.max_memory_bytes = max_memory_bytes;
+    return render(scene, o);
+}
+
+double counter(const RenderResult& r, const std::string& name) {
+    for (const RenderCounter& c : r.stats.counters)
+        if (c.name == name) return c.value;
+    ADD_FAILURE() << "no counter " << name;
+    return 0.0;
+}
+
 }  // namespace
+
+// Iterations batched into one wave share its memory; where the batch does not fit, it
+// shrinks (down to one iteration) instead of failing, and the image stays the same (the
+// same paths, summed in another order).
+TEST(VcmMemory, ABatchThatDoesNotFitShrinksInsteadOfFailing) {
+    const RenderResult free_run = vcm_render_under(0);
+    ASSERT_EQ(counter(free_run, "iterations per batch"), 8.0);
+    const uint64_t limit = free_run.peak_memory_bytes / 2;  // room for some of the 8, not all
+    const RenderResult limited = vcm_render_under(limit);
+    const double batch = counter(limited, "iterations per batch");
+    EXPECT_GE(batch, 1.0);
+    EXPECT_LT(batch, 8.0);
+    EXPECT_LE(limited.peak_memory_bytes, limit);
+    ASSERT_EQ(limited.image.pixel_count(), free_run.image.pixel_count());
+    for (size_t i = 0; i < free_run.image.pixel_count(); ++i) {
+        const Vec3f a = free_run.image.pixels[i], b = limited.image.pixels[i];
+        ASSERT_NEAR(a.x, b.x, 1e-4f * (1.0f + std::fabs(a.x))) << "pixel " << i;
+        ASSERT_NEAR(a.y, b.y, 1e-4f * (1.0f + std::fabs(a.y))) << "pixel " << i;
+        ASSERT_NEAR(a.z, b.z, 1e-4f * (1.0f + std::fabs(a.z))) << "pixel " << i;
+    }
+}
 
 TEST(VcmMemory, TooLargeForTheMachineFailsWithAClearMessage) {
     // 2^26 light paths x 63 vertices x ~150 bytes: ~600 GiB.

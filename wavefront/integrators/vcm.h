@@ -74,6 +74,9 @@ public:
     static constexpr uint32_t kDefaultWavePaths = 1u << 21;
     // Light-vertex memory a batch of iterations may take (batches shrink to fit).
     static constexpr uint64_t kBatchVertexBytes = uint64_t(3) << 30;
+    // What the sizing check allows for the counters and other buffers of a few bytes per
+    // bounce or iteration.
+    static constexpr uint64_t kSmallBuffersBytes = uint64_t(1) << 20;
 
     VertexConnectionMerging(const RenderResources<Backend>& res, IntegratorKind kind)
         : res_(res), backend_(*res.backend), techniques_(vcm_techniques(kind)) {
@@ -98,26 +101,44 @@ public:
             throw std::invalid_argument("light paths x (max path length - 1) = " + std::to_string(entries) +
                                         " light-vertex entries: expected at most 2^32 - 1; use fewer --light-paths "
                                         "or a smaller --max-depth");
-        const uint64_t batch_light_paths = uint64_t(num_light_paths_) * batch_;
-        const uint64_t batch_camera_paths = uint64_t(num_pixels_) * batch_;
-        light_wave_ = uint32_t(std::min<uint64_t>(batch_light_paths, max_wave));
-        camera_wave_ = uint32_t(std::min<uint64_t>({batch_camera_paths, max_wave, kMaxShadowRaysPerWave / (1 + stride_)}));
-        camera_wave_ = std::max(1u, camera_wave_);
-
-        vertex_bytes_ = bytes_per_iteration * batch_;
-        // Shadow rays: light vertices connected to the camera (lt, bpt, vcm), and next-event
-        // estimation plus vertex connections from camera vertices (bpt, vcm).
-        uint64_t light_shadow = techniques_.connects_to_camera() ? light_wave_ : 0;
-        uint64_t camera_shadow = techniques_.connect ? uint64_t(camera_wave_) * (1 + stride_) : 0;
-        shadow_capacity_ = std::max<uint64_t>({1, light_shadow, camera_shadow});
-        // A film too large for the device is a clear error here, not a failed allocation later.
-        const uint64_t connection_bytes =
-            techniques_.connect ? uint64_t(camera_wave_) * stride_ * ConnectionStorage<Backend>::kBytesPerElement : 0;
-        // Path state twice: survivors move between two buffers (compact_moving_paths.h).
-        const uint64_t needed = vertex_bytes_ + 2 * uint64_t(light_wave_) * LightPathStorage<Backend>::kBytesPerElement +
-                                2 * uint64_t(camera_wave_) * CameraPathStorage<Backend>::kBytesPerElement +
-                                shadow_capacity_ * ShadowRayStorage<Backend>::kBytesPerElement + connection_bytes;
+        // What a batch of b iterations needs in all: the waves' path state and queues, the
+        // light vertices, the hash grids, the shadow-ray queue and the connections, and
+        // kSmallBuffersBytes for the per-bounce counters.
+        const auto memory_for = [&](uint32_t b) {
+            BatchMemory m;
+            m.light_wave = uint32_t(std::min<uint64_t>(uint64_t(num_light_paths_) * b, max_wave));
+            m.camera_wave = std::max(1u, uint32_t(std::min<uint64_t>(
+                                             {uint64_t(num_pixels_) * b, max_wave, kMaxShadowRaysPerWave / (1 + stride_)})));
+            m.vertex_bytes = bytes_per_iteration * b;
+            // Shadow rays: light vertices connected to the camera (lt, bpt, vcm), and next-event
+            // estimation plus vertex connections from camera vertices (bpt, vcm).
+            const uint64_t light_shadow = techniques_.connects_to_camera() ? m.light_wave : 0;
+            const uint64_t camera_shadow = techniques_.connect ? uint64_t(m.camera_wave) * (1 + stride_) : 0;
+            m.shadow_capacity = std::max<uint64_t>({1, light_shadow, camera_shadow});
+            const uint64_t connection_bytes =
+                techniques_.connect ? uint64_t(m.camera_wave) * stride_ * ConnectionStorage<Backend>::kBytesPerElement : 0;
+            // Path state twice: survivors move between two buffers (compact_moving_paths.h).
+            const uint64_t grid_bytes =
+                techniques_.merge ? b * HashGrid<Backend>::reserved_bytes(uint32_t(entries), uint32_t(entries / 4)) : 0;
+            const uint64_t camera_slots = techniques_.light_trace_only ? 0 : m.camera_wave;
+            m.needed = m.vertex_bytes + grid_bytes +
+                       uint64_t(m.light_wave) * (2 * LightPathStorage<Backend>::kBytesPerElement + 2 * sizeof(uint32_t)) +
+                       camera_slots * (2 * CameraPathStorage<Backend>::kBytesPerElement + 4 * sizeof(uint32_t)) +
+                       m.shadow_capacity * ShadowRayStorage<Backend>::kBytesPerElement + connection_bytes +
+                       kSmallBuffersBytes;
+            return m;
+        };
+        // A batch that does not fit the device (or the --max-memory limit) shrinks, down to one
+        // iteration; a film too large even for that is a clear error here, not a failed
+        // allocation later.
         const uint64_t available = backend_.available_memory();
+        BatchMemory plan = memory_for(batch_);
+        while (plan.needed > available && batch_ > 1) plan = memory_for(--batch_);
+        light_wave_ = plan.light_wave;
+        camera_wave_ = plan.camera_wave;
+        vertex_bytes_ = plan.vertex_bytes;
+        shadow_capacity_ = plan.shadow_capacity;
+        const uint64_t needed = plan.needed;
         if (needed > available) {
             auto gib = [](uint64_t b) { return std::to_string(double(b) / double(1ull << 30)).substr(0, 6) + " GiB"; };
             // Under --max-memory the limit, not the device, may be what falls short: say which.
@@ -195,6 +216,11 @@ public:
 
 private:
     using Items = typename Backend::template Buffer<uint32_t>;
+
+    struct BatchMemory {
+        uint32_t light_wave = 0, camera_wave = 0;
+        uint64_t vertex_bytes = 0, shadow_capacity = 0, needed = 0;
+    };
 
     template <class View>
     SlotQueue<View> queue(Items& items, BounceCounters<Backend>& c, uint32_t bounce, QueueKind kind, uint32_t n) {
