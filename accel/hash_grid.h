@@ -123,7 +123,7 @@ WF_HD_INLINE uint32_t hash_grid_bucket_of(Vec3f p, Vec3f origin, float inv_cell_
 
 // The candidates of one query (HashGridView::candidates): the points of up to 8 buckets
 // as one sequence t = 0 .. count - 1. Bucket range j holds t in [first[j], first[j + 1])
-// (first[8] = count); its candidate t is sorted position t + delta[j]. Every index is a
+// (range 7 ends at count); its candidate t is sorted position t + delta[j]. Every index is a
 // constant once position()'s loop is unrolled, so on the GPU the arrays stay in registers.
 struct HashGridCandidates {
     uint32_t count = 0;

@@ -69,35 +69,13 @@ WF_HD_INLINE uint32_t atomic_push_index_keyed(uint32_t* size) {
 #endif
 }
 
-// Claims `count` consecutive slots (any count per thread, 0 included): returns the
-// first and adds count to *size. On the GPU the active lanes of a warp take
-// consecutive ranges, in lane order, with one atomic for the warp.
-WF_HD_INLINE uint32_t atomic_push_range(uint32_t* size, uint32_t count) {
-#if WF_DEVICE_CODE
-    const unsigned mask = __activemask();
-    const int lane = int(threadIdx.x & 31u);
-    const int leader = __ffs(int(mask)) - 1;
-    uint32_t before = 0, total = 0;  // the counts of the lanes below this one, of all
-    for (unsigned m = mask; m != 0u; m &= m - 1u) {
-        const int from = __ffs(int(m)) - 1;
-        const uint32_t c = __shfl_sync(mask, count, from);
-        if (from < lane) before += c;
-        total += c;
-    }
-    uint32_t base = 0;
-    if (lane == leader && total > 0u) base = atomicAdd(size, total);
-    return __shfl_sync(mask, base, leader) + before;
-#else
-    return __atomic_fetch_add(size, count, __ATOMIC_RELAXED);
-#endif
-}
-
 // Claims one slot for each set bit j < kMaxItems of `items` (this thread's item j) and
-// calls fn(j, slot) for each. The slots come in the order a loop of atomic_push_index
-// over j would give them: item j of every lane before item j + 1 of any, lanes in order
-// (neighbouring threads' items j stay neighbours, so the stage reading them stays
-// coalesced), but on the GPU with one atomic per warp instead of one per j, and without
-// a memory round trip between the items.
+// calls fn(j, slot) for each. On the GPU the active lanes of a warp (the whole warp where
+// it is converged) take one block of slots with one atomic, in the order a loop of
+// atomic_push_index over j would give them: item j of every lane before item j + 1 of
+// any, lanes in order (neighbouring threads' items j stay neighbours, so the stage
+// reading them stays coalesced), without a memory round trip between the items. On the
+// CPU a thread's items take consecutive slots.
 template <uint32_t kMaxItems, class F>
 WF_HD_INLINE void atomic_push_items(uint32_t* size, uint32_t items, F&& fn) {
     static_assert(kMaxItems >= 1 && kMaxItems <= 32, "items are the bits of one 32-bit mask");
@@ -121,8 +99,9 @@ WF_HD_INLINE void atomic_push_items(uint32_t* size, uint32_t items, F&& fn) {
     for (uint32_t j = 0; j < kMaxItems; ++j)
         if ((items >> j) & 1u) fn(j, base + offset[j]);
 #else
-    uint32_t slot = __atomic_fetch_add(size, uint32_t(__builtin_popcount(items & (kMaxItems == 32 ? ~0u : (1u << kMaxItems) - 1u))),
-                                       __ATOMIC_RELAXED);
+    const uint32_t marked = items & (kMaxItems == 32 ? ~0u : (1u << kMaxItems) - 1u);
+    if (marked == 0) return;
+    uint32_t slot = __atomic_fetch_add(size, uint32_t(__builtin_popcount(marked)), __ATOMIC_RELAXED);
     for (uint32_t j = 0; j < kMaxItems; ++j)
         if ((items >> j) & 1u) fn(j, slot++);
 #endif

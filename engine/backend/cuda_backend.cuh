@@ -105,12 +105,16 @@ private:
 // rather than 256 (H100, one call): a block holds its SM's room until its slowest warp
 // ends, and the stages' warps end far apart; vcm -1 to -2.5%, pt -1 to -1.5%, primary
 // and bounce rays +5 to +7% (bench_traversal); blocks of 64 were slower.
+// WF_CUDA_BLOCK_SIZE changes the block size and keeps the cap (768 threads per SM);
+// WF_LAUNCH_MIN_BLOCKS changes the cap.
 #ifndef WF_CUDA_BLOCK_SIZE
 #define WF_CUDA_BLOCK_SIZE 128
 #endif
 inline constexpr uint32_t kCudaBlockSize = WF_CUDA_BLOCK_SIZE;
+static_assert(kCudaBlockSize % 32 == 0 && kCudaBlockSize <= 768,
+              "whole warps per block (the warp-aggregated atomics count lanes as threadIdx.x % 32)");
 #ifndef WF_LAUNCH_MIN_BLOCKS
-#define WF_LAUNCH_MIN_BLOCKS 6
+#define WF_LAUNCH_MIN_BLOCKS (768 / WF_CUDA_BLOCK_SIZE)
 #endif
 
 template <class F>

@@ -117,10 +117,11 @@ public:
             m.shadow_capacity = std::max<uint64_t>({1, light_shadow, camera_shadow});
             const uint64_t connection_bytes =
                 techniques_.connect ? uint64_t(m.camera_wave) * stride_ * ConnectionStorage<Backend>::kBytesPerElement : 0;
-            // Path state twice: survivors move between two buffers (compact_moving_paths.h).
             const uint64_t grid_bytes =
                 techniques_.merge ? b * HashGrid<Backend>::reserved_bytes(uint32_t(entries), uint32_t(entries / 4)) : 0;
             const uint64_t camera_slots = techniques_.light_trace_only ? 0 : m.camera_wave;
+            // Path state twice (survivors move between two buffers, compact_moving_paths.h),
+            // two light queues and four camera queues of a slot each.
             m.needed = m.vertex_bytes + grid_bytes +
                        uint64_t(m.light_wave) * (2 * LightPathStorage<Backend>::kBytesPerElement + 2 * sizeof(uint32_t)) +
                        camera_slots * (2 * CameraPathStorage<Backend>::kBytesPerElement + 4 * sizeof(uint32_t)) +

@@ -93,7 +93,7 @@ void connect(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> 
     // One thread per camera vertex: next-event estimation, then the light vertices of
     // its light sub-path (by path length k, while k + 1 + length <= max) are queued for
     // connect_vertices, kPushBatch path lengths at a time: their entries loaded together
-    // and pushed with one atomic per warp (a push per length waited on its atomic before
+    // and pushed with one atomic per (converged) warp (a push per length waited on its atomic before
     // the next entry's load: two memory round trips per light vertex).
     constexpr uint32_t kPushBatch = 8;
     for_all_queued(backend, "connect", vertices, WF_LAMBDA(uint32_t slot) {
