@@ -116,7 +116,7 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
         if (i < 3) scene_box[i] = ~0u;            // min of ordered bits
         else if (i < 6) scene_box[i] = 0u;        // max
         else {
-            info[kInfoCounter] = 0;                 // the node counter
+            info[kInfoCounter] = 0;               // the node counter
             info[kInfoRoot] = kInvalid;           // until the build reaches it
         }
     });

@@ -127,8 +127,8 @@ WF_HD_INLINE uint32_t hash_grid_bucket_of(Vec3f p, Vec3f origin, float inv_cell_
 // constant once position()'s loop is unrolled, so on the GPU the arrays stay in registers.
 struct HashGridCandidates {
     uint32_t count = 0;
-    uint32_t first[8];
-    uint32_t delta[8];
+    uint32_t first[8] = {};
+    uint32_t delta[8] = {};
 
     // The sorted position (into sorted_indices, or arrays gathered in bucket order) of
     // candidate t < count: that of the last range starting at or before t (an empty range
@@ -171,13 +171,7 @@ struct HashGridView {
     // bucket boundaries without waiting on the next bucket's start.
     WF_HD HashGridCandidates candidates(Vec3f q) const {
         HashGridCandidates c;
-        if (num_buckets == 0) {
-#if WF_DEVICE_CODE
-#pragma unroll
-#endif
-            for (int j = 0; j < 8; ++j) c.first[j] = c.delta[j] = 0;
-            return c;
-        }
+        if (num_buckets == 0) return c;  // no candidate
         uint32_t buckets[8];
         block_buckets(q, buckets);
         uint32_t begin[8], end[8];

@@ -14,18 +14,26 @@
 namespace wf {
 namespace {
 
-// The message of the error a 64x64 vcm render of s1 on the CPU fails with ("" if it ran).
-std::string vcm_memory_error(uint32_t light_paths, uint32_t max_depth, uint64_t max_memory_bytes) {
-    HostScene scene = load_scene(test::source_dir() + "/scenes/smallvcm/s1-area.json");
+HostScene s1_scene() { return load_scene(test::source_dir() + "/scenes/smallvcm/s1-area.json"); }
+
+// A 64x64 vcm render of s1 on the CPU under a memory limit (0: none).
+RenderOptions vcm_options(const HostScene& scene, uint32_t spp, uint64_t max_memory_bytes) {
     RenderOptions o;
     o.settings = scene.settings;
     o.settings.integrator = "vcm";
     o.settings.width = o.settings.height = 64;
-    o.settings.light_paths = light_paths;
-    o.settings.max_depth = max_depth;
-    o.settings.spp = 1;
+    o.settings.spp = spp;
     o.backend = BackendKind::Cpu;
     o.max_memory_bytes = max_memory_bytes;
+    return o;
+}
+
+// The message of the error such a render with one iteration fails with ("" if it ran).
+std::string vcm_memory_error(uint32_t light_paths, uint32_t max_depth, uint64_t max_memory_bytes) {
+    const HostScene scene = s1_scene();
+    RenderOptions o = vcm_options(scene, 1, max_memory_bytes);
+    o.settings.light_paths = light_paths;
+    o.settings.max_depth = max_depth;
     try {
         render(scene, o);
     } catch (const std::runtime_error& e) {
@@ -34,17 +42,10 @@ std::string vcm_memory_error(uint32_t light_paths, uint32_t max_depth, uint64_t 
     return "";
 }
 
-// A 64x64 vcm render of s1 with 8 iterations under a memory limit (0: none).
+// Such a render with 8 iterations.
 RenderResult vcm_render_under(uint64_t max_memory_bytes) {
-    HostScene scene = load_scene(test::source_dir() + "/scenes/smallvcm/s1-area.json");
-    RenderOptions o;
-    o.settings = scene.settings;
-    o.settings.integrator = "vcm";
-    o.settings.width = o.settings.height = 64;
-    o.settings.spp = 8;
-    o.backend = BackendKind::Cpu;
-    o.max_memory_bytes = max_memory_bytes;
-    return render(scene, o);
+    const HostScene scene = s1_scene();
+    return render(scene, vcm_options(scene, 8, max_memory_bytes));
 }
 
 double counter(const RenderResult& r, const std::string& name) {
