@@ -264,15 +264,17 @@ public:
     }
     // The same over points[0..min(*count, n)), with the count in backend memory (written
     // by earlier launches; the host need not know it): the count and scatter passes stride
-    // over at most kHashGridLaunchThreads threads.
-    void build(Backend& backend, const Vec3f* points, uint32_t n, const uint32_t* count, const Aabb& bounds,
-               float radius) {
+    // over at most kHashGridLaunchThreads threads. Points: a Vec3f pointer, or any view
+    // indexed as one (a field of an array of structures, engine/soa.h).
+    template <class Points>
+    void build(Backend& backend, Points points, uint32_t n, const uint32_t* count, const Aabb& bounds, float radius) {
         build(backend, points, nullptr, n, count, bounds, radius);
     }
 
     // Both of the above (public only because nvcc's device lambdas may not be enclosed by
     // a private member function).
-    void build(Backend& backend, const Vec3f* points, const uint8_t* valid, uint32_t n, const uint32_t* count,
+    template <class Points>
+    void build(Backend& backend, Points points, const uint8_t* valid, uint32_t n, const uint32_t* count,
                const Aabb& bounds, float radius) {
         if (!reserved_) throw std::invalid_argument("HashGrid::build: call reserve() before build()");
         if (n > max_points_)

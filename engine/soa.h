@@ -10,6 +10,8 @@
 // WF_DECLARE_SOA_WITH_SCRATCH(Name, FIELDS, SCRATCH) adds fields that copy_element
 // leaves alone: per-bounce scratch (a closest-hit record) that a stage rewrites before
 // any reads it, so moving a path need not carry it.
+// WF_DECLARE_AOS(Name, FIELDS) declares the same interface over an array of records
+// instead (below), for records read at random rather than by neighbouring threads.
 #pragma once
 
 #include <cstddef>
@@ -26,6 +28,19 @@
 #define WF_SOA_COPY_(type, name, comment) name[to] = src.name[from];
 
 #define WF_SOA_NO_FIELDS_(X)
+
+// A field of an array of structures, indexed as a struct-of-arrays field's pointer is:
+// element i's field lies Stride bytes after element i - 1's.
+template <class T, size_t Stride>
+struct AosField {
+    unsigned char* base;  // element 0's field
+    WF_HD T& operator[](size_t i) const { return *reinterpret_cast<T*>(base + i * Stride); }
+};
+
+#define WF_AOS_MEMBER_(type, name, comment) type name;
+#define WF_AOS_FIELD_(type, name, comment) AosField<type, sizeof(Record)> name;
+#define WF_AOS_VIEW_(type, name, comment) v.name.base = bytes + offsetof(Record, name);
+#define WF_AOS_OFFSET_(type, name, comment) v.name.base += first * sizeof(Record);
 
 #define WF_DECLARE_SOA(Name, FIELDS) WF_DECLARE_SOA_WITH_SCRATCH(Name, FIELDS, WF_SOA_NO_FIELDS_)
 
@@ -62,4 +77,47 @@
             SCRATCH(WF_SOA_VIEW_)                                                                 \
             return v;                                                                             \
         }                                                                                         \
+    };
+
+// WF_DECLARE_AOS(Name, FIELDS): the same View and Storage interface over one array of
+// records (struct Name##Record, the fields in list order, 16-byte aligned), for a record
+// read at random places: a struct-of-arrays read of one element touches a 32-byte sector
+// per field, a record read the few sectors the record spans. View::records is that array:
+// a stage that writes every field writes the record whole (16-byte stores), as field by
+// field each store of a warp would touch 32 sectors for 4 bytes of each.
+#define WF_DECLARE_AOS(Name, FIELDS)                                                      \
+    struct alignas(16) Name##Record {                                                     \
+        FIELDS(WF_AOS_MEMBER_)                                                            \
+    };                                                                                    \
+    struct Name##View {                                                                   \
+        using Record = Name##Record;                                                      \
+        Record* records;                                                                  \
+        FIELDS(WF_AOS_FIELD_)                                                             \
+        Name##View from(size_t first) const {                                             \
+            Name##View v = *this;                                                         \
+            v.records += first;                                                           \
+            FIELDS(WF_AOS_OFFSET_)                                                        \
+            return v;                                                                     \
+        }                                                                                 \
+        WF_HD void copy_element(size_t to, const Name##View& src, size_t from) const {    \
+            records[to] = src.records[from];                                              \
+        }                                                                                 \
+    };                                                                                    \
+    template <class Backend>                                                              \
+    struct Name##Storage {                                                                \
+        typename Backend::template Buffer<Name##Record> records;                          \
+        static constexpr size_t kBytesPerElement = sizeof(Name##Record);                  \
+        uint32_t capacity = 0;                                                            \
+        void allocate(uint32_t n) {                                                       \
+            records.resize(n);                                                            \
+            capacity = n;                                                                 \
+        }                                                                                 \
+        Name##View view() {                                                               \
+            using Record = Name##Record;                                                  \
+            Name##View v;                                                                 \
+            v.records = records.data();                                                   \
+            unsigned char* const bytes = reinterpret_cast<unsigned char*>(records.data()); \
+            FIELDS(WF_AOS_VIEW_)                                                          \
+            return v;                                                                     \
+        }                                                                                 \
     };

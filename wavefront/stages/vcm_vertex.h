@@ -121,14 +121,16 @@ WF_HD_INLINE BsdfT light_vertex_bsdf(const SceneView& scene, const LightVertexVi
 }
 
 // Light vertices of the glTF (CoverageBsdf) instantiation also record where on the primitive they
-// lie; the lean Bsdf one needs (and writes) only the material and the geometric normal.
+// lie; the lean Bsdf one needs only the material and the geometric normal (0 there).
 template <class BsdfT, class PathView>
-WF_HD_INLINE void store_light_vertex_shading(const LightVertexView& lv, uint32_t entry, const PathView& p,
-                                             uint32_t slot) {
+WF_HD_INLINE void store_light_vertex_shading(LightVertexRecord& r, const PathView& p, uint32_t slot) {
     if constexpr (!std::is_same_v<BsdfT, Bsdf>) {
-        lv.prim[entry] = p.hit_prim[slot];
-        lv.hit_u[entry] = p.hit_u[slot];
-        lv.hit_v[entry] = p.hit_v[slot];
+        r.prim = p.hit_prim[slot];
+        r.hit_u = p.hit_u[slot];
+        r.hit_v = p.hit_v[slot];
+    } else {
+        r.prim = 0;
+        r.hit_u = r.hit_v = 0.0f;
     }
 }
 

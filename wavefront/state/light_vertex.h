@@ -7,10 +7,15 @@
 // grid reads only the vertices there are. Where a light path's vertex of path length
 // k lives is in the light-path vertex table (VcmContext::light_vertex_of): the camera
 // path of pixel p finds its light path's vertices without a search.
+// Unlike the path records, light vertices are an array of structures (WF_DECLARE_AOS):
+// a camera vertex connects to the vertices of one light path, which lie anywhere in the
+// block, and reads nearly every field of each: one 96-byte record is three 32-byte
+// sectors, where the struct-of-arrays fields took a sector or two each (ncu, H100,
+// SmallVCM scene 2: connect_vertices read ~240 bytes of DRAM per connection).
 // The glTF fields (prim, hit_u, hit_v: what rebuilds shading normal, UVs and textures,
-// wavefront/stages/path_vertex.h) are written and read only by the SurfaceBsdf
-// instantiation of the stages (scenes with glTF materials); the lean Bsdf one moves
-// the same bytes as before they existed.
+// wavefront/stages/path_vertex.h) come last: only the SurfaceBsdf instantiation of the
+// stages (scenes with glTF materials) writes and reads them, and the lean Bsdf one reads
+// the first 84 bytes.
 #pragma once
 
 #include <cstdint>
@@ -26,15 +31,16 @@
     X(wf::Vec3f, dir_fix, "unit direction back toward the previous vertex (toward the light)")     \
     X(wf::Vec3f, throughput, "light sub-path throughput at the vertex (emission included)")        \
     X(uint32_t, material, "material id, to rebuild the BSDF")                                      \
-    X(uint32_t, prim, "glTF scenes only: hit primitive id, to rebuild the shading point")         \
-    X(float, hit_u, "glTF scenes only: hit barycentric u (triangles)")                            \
-    X(float, hit_v, "glTF scenes only: hit barycentric v (triangles)")                            \
     X(uint32_t, path_length, "segments from the light to this vertex")                             \
     X(float, d_vcm, "MIS: dVCM at the vertex")                                                      \
     X(float, d_vc, "MIS: dVC at the vertex")                                                        \
     X(float, d_vm, "MIS: dVM at the vertex")                                                        \
-    X(float, continuation, "Russian-roulette continuation probability of the BSDF at the vertex")
+    X(float, continuation, "Russian-roulette continuation probability of the BSDF at the vertex")  \
+    X(uint32_t, prim, "glTF scenes only: hit primitive id, to rebuild the shading point")         \
+    X(float, hit_u, "glTF scenes only: hit barycentric u (triangles)")                            \
+    X(float, hit_v, "glTF scenes only: hit barycentric v (triangles)")
 
 namespace wf {
-WF_DECLARE_SOA(LightVertex, WF_LIGHT_VERTEX_FIELDS)
+WF_DECLARE_AOS(LightVertex, WF_LIGHT_VERTEX_FIELDS)
+static_assert(sizeof(LightVertexRecord) == 96, "three 32-byte sectors per light vertex");
 }  // namespace wf
