@@ -258,8 +258,8 @@ public:
     // slower if many are far out; an empty box means origin 0). radius > 0. Every step
     // runs on the backend; nothing is read back. points/valid must stay unchanged
     // while the grid is used.
-    void build(Backend& backend, const Vec3f* points, const uint8_t* valid, uint32_t n, const Aabb& bounds,
-               float radius) {
+    template <class Points>
+    void build(Backend& backend, Points points, const uint8_t* valid, uint32_t n, const Aabb& bounds, float radius) {
         build(backend, points, valid, n, nullptr, bounds, radius);
     }
     // The same over points[0..min(*count, n)), with the count in backend memory (written

@@ -1,6 +1,6 @@
-// The one generic struct-of-arrays declaration every state record is made from
-// (Cycles' KERNEL_STRUCT_MEMBER lists, pbrt-v4's .soa files). A record is a
-// list of X(type, name, comment) lines; WF_DECLARE_SOA turns it into
+// The generic declarations every state record is made from (Cycles'
+// KERNEL_STRUCT_MEMBER lists, pbrt-v4's .soa files). A record is a list of
+// X(type, name, comment) lines; WF_DECLARE_SOA turns it into a struct of arrays:
 //   <Name>View              raw pointers, one array per field, passed to kernels
 //   <Name>Storage<Backend>  the owning backend buffers, allocate(n) and view()
 // so that adding a field to a record is a one-line change. View::from(first) is
@@ -11,7 +11,8 @@
 // leaves alone: per-bounce scratch (a closest-hit record) that a stage rewrites before
 // any reads it, so moving a path need not carry it.
 // WF_DECLARE_AOS(Name, FIELDS) declares the same interface over an array of records
-// instead (below), for records read at random rather than by neighbouring threads.
+// instead (below), for records read at random rather than by neighbouring threads;
+// its View's fields are AosField accessors rather than raw pointers.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,7 @@
 
 #define WF_SOA_NO_FIELDS_(X)
 
+namespace wf {
 // A field of an array of structures, indexed as a struct-of-arrays field's pointer is:
 // element i's field lies Stride bytes after element i - 1's.
 template <class T, size_t Stride>
@@ -36,9 +38,10 @@ struct AosField {
     unsigned char* base;  // element 0's field
     WF_HD T& operator[](size_t i) const { return *reinterpret_cast<T*>(base + i * Stride); }
 };
+}  // namespace wf
 
 #define WF_AOS_MEMBER_(type, name, comment) type name;
-#define WF_AOS_FIELD_(type, name, comment) AosField<type, sizeof(Record)> name;
+#define WF_AOS_FIELD_(type, name, comment) ::wf::AosField<type, sizeof(Record)> name;
 #define WF_AOS_VIEW_(type, name, comment) v.name.base = bytes + offsetof(Record, name);
 #define WF_AOS_OFFSET_(type, name, comment) v.name.base += first * sizeof(Record);
 

@@ -12,15 +12,20 @@
 #include "engine/soa.h"
 #include "wavefront/state/light_vertex.h"
 
+// 36 bytes of fields in a 48-byte record: a stride that is not a power of two.
 #define WF_TEST_AOS_FIELDS(X)              \
     X(wf::Vec3f, position, "a point")      \
     X(uint32_t, tag, "an id")              \
-    X(float, weight, "a weight")
+    X(float, weight, "a weight")           \
+    X(wf::Vec3f, normal, "a direction")    \
+    X(float, area, "an area")
 
 namespace wf {
 namespace {
 WF_DECLARE_AOS(TestAos, WF_TEST_AOS_FIELDS)
 }  // namespace
+
+static_assert(sizeof(TestAosRecord) == 48, "the test's stride");
 
 TEST(Aos, ViewFieldsAreTheRecordsFields) {
     TestAosStorage<CpuBackend> storage;
@@ -32,19 +37,26 @@ TEST(Aos, ViewFieldsAreTheRecordsFields) {
         v.position[i] = Vec3f(float(i), 2.0f * i, 3.0f * i);
         v.tag[i] = 100 + i;
         v.weight[i] = 0.5f * i;
+        v.normal[i] = Vec3f(-float(i), 0.0f, 1.0f);
+        v.area[i] = 7.0f + i;
     }
     const TestAosRecord* records = storage.records.data();
+    EXPECT_EQ(v.records, records);
     for (uint32_t i = 0; i < 10; ++i) {
         EXPECT_EQ(records[i].position.x, float(i));
         EXPECT_EQ(records[i].position.z, 3.0f * i);
         EXPECT_EQ(records[i].tag, 100 + i);
         EXPECT_EQ(records[i].weight, 0.5f * i);
+        EXPECT_EQ(records[i].normal.x, -float(i));
+        EXPECT_EQ(records[i].area, 7.0f + i);
     }
     const TestAosView tail = v.from(4);
     EXPECT_EQ(tail.tag[0], 104u);
     EXPECT_EQ(tail.position[5].y, 18.0f);
+    EXPECT_EQ(tail.records, records + 4);
     v.copy_element(0, tail, 5);  // record 9 to record 0
     EXPECT_EQ(records[0].tag, 109u);
+    EXPECT_EQ(records[0].area, 16.0f);
     EXPECT_EQ(records[0].weight, 4.5f);
     EXPECT_EQ(records[0].position.y, 18.0f);
     EXPECT_EQ(records[1].tag, 101u);  // the neighbour untouched
@@ -82,6 +94,14 @@ TEST(Aos, HashGridOverAnAosFieldIsTheGridOverAnArray) {
     from_records.reserve(n);
     from_array.build(backend, plain.data(), n, count.data(), box, 0.02f);
     from_records.build(backend, v.position, n, count.data(), box, 0.02f);
+    // A sub-range's field (an iteration's block of light vertices) indexes from its first record.
+    HashGrid<CpuBackend> from_tail;
+    from_tail.reserve(n);
+    std::vector<uint32_t> tail_count{n - 100};
+    from_tail.build(backend, v.from(100).position, n - 100, tail_count.data(), box, 0.02f);
+    HashGrid<CpuBackend> from_tail_array;
+    from_tail_array.reserve(n);
+    from_tail_array.build(backend, plain.data() + 100, n - 100, tail_count.data(), box, 0.02f);
     const HashGridView a = from_array.view(), b = from_records.view();
     ASSERT_EQ(a.num_buckets, b.num_buckets);
     for (uint32_t k = 0; k <= a.num_buckets; ++k) ASSERT_EQ(a.cell_starts[k], b.cell_starts[k]) << "bucket " << k;
@@ -93,6 +113,8 @@ TEST(Aos, HashGridOverAnAosFieldIsTheGridOverAnArray) {
         ASSERT_EQ(pa, pb) << "bucket " << bucket;
     }
     EXPECT_EQ(a.cell_starts[a.num_buckets], n - 7);
+    const HashGridView c = from_tail.view(), d = from_tail_array.view();
+    for (uint32_t k = 0; k <= c.num_buckets; ++k) ASSERT_EQ(c.cell_starts[k], d.cell_starts[k]) << "bucket " << k;
 }
 
 }  // namespace wf

@@ -121,7 +121,8 @@ WF_HD_INLINE BsdfT light_vertex_bsdf(const SceneView& scene, const LightVertexVi
 }
 
 // Light vertices of the glTF (CoverageBsdf) instantiation also record where on the primitive they
-// lie; the lean Bsdf one needs only the material and the geometric normal (0 there).
+// lie; the lean Bsdf one needs only the material and the geometric normal, and writes 0 to
+// prim, hit_u and hit_v (the record is written whole).
 template <class BsdfT, class PathView>
 WF_HD_INLINE void store_light_vertex_shading(LightVertexRecord& r, const PathView& p, uint32_t slot) {
     if constexpr (!std::is_same_v<BsdfT, Bsdf>) {

@@ -1,7 +1,7 @@
 // Light vertices in hash-grid bucket order, for merging: what the merge stage
 // reads of each light vertex, copied once per iteration after the grid is built
-// (stage gather_merge_vertices). Unlike the state records this cache is two arrays
-// of structures: a query tests every candidate of 8 buckets against the radius
+// (stage gather_merge_vertices). Like the light vertices, this cache is arrays of
+// structures, two of them: a query tests every candidate of 8 buckets against the radius
 // (about ten per query) but accepts about one, so the test reads a 16-byte record
 // per candidate and only an accepted candidate reads the 48-byte rest. (ncu on an
 // H100: merge over seven SoA fields was latency-bound at a 24-36% L2 hit rate.)
