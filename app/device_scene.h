@@ -65,6 +65,12 @@ public:
         view_.num_materials = uint32_t(scene.materials.size());
         view_.has_gltf_materials = false;
         for (const Material& m : scene.materials) view_.has_gltf_materials |= m.type == MaterialType::GltfPbr;
+        // Scenes without glTF materials render with the lean Bsdf, whose stages leave the
+        // varying-emission look-ups out (kMayVaryEmission): only glTF materials give them.
+        if (!view_.has_gltf_materials)
+            for (const Light& l : scene.lights)
+                if (l.type == LightType::Area && l.emissive_texture >= 0)
+                    throw std::logic_error("an emissive texture on a light of a scene without glTF materials");
         view_.shading = ShadingAttributesView{shading_vertices_.size() ? shading_vertices_.data() : nullptr, normals_.data(), uvs_.data(), uvs1_.data(),
                                               tangents_.data(), colors_.data()};
         view_.textures = TextureView{texels_.data(), texture_images_.data(), texture_bindings_.data(), srgb_lut_.data()};

@@ -239,6 +239,12 @@ WF_HD_INLINE float infinite_light_position_pdf_a(const EmitterContext& ctx) {
 
 // ---- Next-event estimation --------------------------------------------------------------
 // (u0, u1): position on an area light, or direction for the environment.
+// kVaryingEmission false: the caller knows no area light's emission varies (a scene
+// without glTF materials, app/device_scene.h checks it), and the texture and coverage
+// look-ups of area_radiance are left out of its code: inlined, their local array of UV
+// sets gave every stage that samples lights a 96-byte stack frame and spills (ptxas;
+// ncu, H100, SmallVCM scene 2: connect moved 72 MB of local memory per iteration).
+template <bool kVaryingEmission = true>
 WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& ctx, Vec3f receiver,
                                      float u0, float u1) {
     DirectSample ds;
@@ -257,7 +263,8 @@ WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& c
         ds.pdf_direct_w = ep.inv_area * dist2 / cos_light;
         ds.pdf_emission_w = ep.inv_area * cos_light * kInvPi;
         ds.cos_at_light = cos_light;
-        ds.radiance = area_radiance(light, ctx, light.prim, ep.b1, ep.b2);
+        if constexpr (kVaryingEmission) ds.radiance = area_radiance(light, ctx, light.prim, ep.b1, ep.b2);
+        else ds.radiance = light.radiance;
         ds.light_point = SurfacePoint{ep.position, ep.position_error, ep.normal};
         return ds;
     }

@@ -23,7 +23,8 @@ WF_HD_INLINE void connect_to_light_source(const VcmContext& ctx, uint32_t slot, 
     const uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
     const float pick = ctx.scene.light_pick_prob(light_id);
     const Light& light = ctx.scene.lights[light_id];
-    DirectSample ds = illuminate(light, ctx.scene.emitters(), v.sp.p, rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
+    DirectSample ds = illuminate<kMayVaryEmission<BsdfT>>(light, ctx.scene.emitters(), v.sp.p, rng.at(rng_dim::kLightU),
+                                                          rng.at(rng_dim::kLightV));
     if (is_black(ds.radiance)) return;
     BsdfEval ev = v.bsdf.evaluate(ds.dir_to_light);
     if (is_black(ev.factor)) return;

@@ -21,6 +21,13 @@
 
 namespace wf {
 
+// Whether a stage instantiated for BsdfT may meet area lights whose emission varies (an
+// emissive texture, glTF alpha coverage): the lean Bsdf runs only for scenes without glTF
+// materials, which have none (app/device_scene.h checks it). illuminate<> leaves the
+// look-ups out where they cannot apply.
+template <class BsdfT>
+inline constexpr bool kMayVaryEmission = !std::is_same_v<BsdfT, Bsdf>;
+
 template <class BsdfT>
 struct SubpathVertexOf {
     SurfacePoint sp;

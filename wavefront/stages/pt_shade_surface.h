@@ -38,7 +38,7 @@ WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slo
     const CameraPathView& p = ctx.paths;
     const uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
     const float pick = ctx.scene.light_pick_prob(light_id);
-    DirectSample ds = illuminate(ctx.scene.lights[light_id], ctx.scene.emitters(), sp.p,
+    DirectSample ds = illuminate<kMayVaryEmission<BsdfT>>(ctx.scene.lights[light_id], ctx.scene.emitters(), sp.p,
                                  rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
     if (is_black(ds.radiance)) return;
     BsdfEval ev = bsdf.evaluate(ds.dir_to_light);
