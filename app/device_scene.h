@@ -43,6 +43,7 @@ public:
     // builds the light-selection distribution (materials/light_selection_build.h).
     void upload(Backend& backend, const HostScene& scene, const Camera& camera, LightSelectionMode light_selection,
                 BvhBuildStats* report, double* build_ms) {
+        check_emission_varies_only_with_gltf(scene);
         triangles_.upload(scene.triangles);
         spheres_.upload(scene.spheres);
         std::vector<PrimInfo> prims = scene.prims;  // gains the kPrimHas* shading flags
@@ -65,12 +66,6 @@ public:
         view_.num_materials = uint32_t(scene.materials.size());
         view_.has_gltf_materials = false;
         for (const Material& m : scene.materials) view_.has_gltf_materials |= m.type == MaterialType::GltfPbr;
-        // Scenes without glTF materials render with the lean Bsdf, whose stages leave the
-        // varying-emission look-ups out (kMayVaryEmission): only glTF materials give them.
-        if (!view_.has_gltf_materials)
-            for (const Light& l : scene.lights)
-                if (l.type == LightType::Area && l.emissive_texture >= 0)
-                    throw std::logic_error("an emissive texture on a light of a scene without glTF materials");
         view_.shading = ShadingAttributesView{shading_vertices_.size() ? shading_vertices_.data() : nullptr, normals_.data(), uvs_.data(), uvs1_.data(),
                                               tangents_.data(), colors_.data()};
         view_.textures = TextureView{texels_.data(), texture_images_.data(), texture_bindings_.data(), srgb_lut_.data()};
@@ -91,6 +86,18 @@ public:
     const SceneView& view() const { return view_; }
 
 private:
+    // Scenes without glTF materials render with the lean Bsdf, whose next-event estimation
+    // leaves the varying-emission look-ups out (kMayVaryEmission): only glTF materials give
+    // an emitter a texture (or coverage, which needs a glTF material itself). A scene built
+    // otherwise would have its estimators disagree: refused before anything is uploaded.
+    static void check_emission_varies_only_with_gltf(const HostScene& scene) {
+        for (const Material& m : scene.materials)
+            if (m.type == MaterialType::GltfPbr) return;
+        for (const Light& l : scene.lights)
+            if (l.type == LightType::Area && l.emissive_texture >= 0)
+                throw std::logic_error("an emissive texture on a light of a scene without glTF materials");
+    }
+
     // An empty array uploads as a null pointer: ShadingAttributesView's "no data".
     void upload_shading(const ShadingArrays& a) {
         shading_vertices_.upload(a.triangle_vertices);

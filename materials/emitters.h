@@ -208,7 +208,8 @@ WF_HD_INLINE bool area_emission_varies(const Light& area, const EmitterContext& 
 // triangles do), times its glTF alpha coverage a there (materials/pbr_coverage.h): a
 // point that alpha covers in part is the mixture a (surface) + (1 - a) (nothing), and
 // only the surface emits. Every estimator reads emission here (a hit, a light sample,
-// a particle), so they agree on it. The emissive texture's alpha is not read: glTF's
+// a particle), so they agree on it; illuminate<false> alone skips it, for scenes where it
+// is Light::radiance anyway (no glTF material, app/device_scene.h checks). The emissive texture's alpha is not read: glTF's
 // emission is RGB.
 WF_HD_INLINE Vec3f area_radiance(const Light& area, const EmitterContext& ctx, uint32_t prim, float b1, float b2) {
     if (!area_emission_varies(area, ctx, prim)) return area.radiance;
@@ -242,8 +243,8 @@ WF_HD_INLINE float infinite_light_position_pdf_a(const EmitterContext& ctx) {
 // kVaryingEmission false: the caller knows no area light's emission varies (a scene
 // without glTF materials, app/device_scene.h checks it), and the texture and coverage
 // look-ups of area_radiance are left out of its code: inlined, their local array of UV
-// sets gave every stage that samples lights a 96-byte stack frame and spills (ptxas;
-// ncu, H100, SmallVCM scene 2: connect moved 72 MB of local memory per iteration).
+// sets gave every stage that samples lights a stack frame and spills (bench/NOTES.md,
+// twelfth session).
 template <bool kVaryingEmission = true>
 WF_HD_INLINE DirectSample illuminate(const Light& light, const EmitterContext& ctx, Vec3f receiver,
                                      float u0, float u1) {

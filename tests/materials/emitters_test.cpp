@@ -151,6 +151,29 @@ TEST(Emitters, AreaIlluminatePdfMatchesRadianceOnHit) {
     }
 }
 
+// illuminate<false> (no emitter whose emission varies: the lean stages) is illuminate
+// for untextured lights, field for field, on triangles and spheres.
+TEST(Emitters, IlluminateWithoutVaryingEmissionIsIlluminateForUntexturedLights) {
+    TestScene scene;
+    for (uint32_t prim : {0u, 1u}) {
+        const Light l = area_light(prim, 5.0f);
+        const Vec3f x = prim == 0 ? Vec3f(0.3f, -0.4f, -0.5f) : Vec3f(0.4f, -0.3f, 0.5f);
+        UniformRng rng(77 + prim);
+        for (int i = 0; i < 2000; ++i) {
+            const float u0 = rng(), u1 = rng();
+            const DirectSample a = illuminate(l, scene.ctx(), x, u0, u1);
+            const DirectSample b = illuminate<false>(l, scene.ctx(), x, u0, u1);
+            ASSERT_EQ(a.radiance.x, b.radiance.x);
+            ASSERT_EQ(a.radiance.z, b.radiance.z);
+            ASSERT_EQ(a.dir_to_light.y, b.dir_to_light.y);
+            ASSERT_EQ(a.distance, b.distance);
+            ASSERT_EQ(a.pdf_direct_w, b.pdf_direct_w);
+            ASSERT_EQ(a.pdf_emission_w, b.pdf_emission_w);
+            ASSERT_EQ(a.cos_at_light, b.cos_at_light);
+        }
+    }
+}
+
 // A particle emitted from a point toward a receiver is the reverse of the next-event
 // sample that picks that point: same point, direction, cosine and pdfs.
 TEST(Emitters, EmitAgreesWithIlluminate) {

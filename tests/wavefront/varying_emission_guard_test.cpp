@@ -1,15 +1,16 @@
 // The lean instantiation of the stages that sample lights leaves the emissive-texture and
-// coverage look-ups out (kMayVaryEmission, wavefront/stages/path_vertex.h), which is right
-// only because such emission comes from glTF materials alone. The upload checks it: a
-// scene without glTF materials whose light has an emissive texture is refused, never
-// rendered with the texture silently ignored.
+// coverage look-ups out of next-event estimation (kMayVaryEmission,
+// wavefront/stages/path_vertex.h), which is right only because such emission comes from
+// glTF materials alone: hits and light paths would read the texture and next-event
+// estimation would not, and the estimators would disagree. The upload checks it: a scene
+// without glTF materials whose light has an emissive texture is refused.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 
 #include "app/render.h"
-#include "tests/common/analytic_scenes.h"
+#include "tests/common/emissive_texture_checks.h"
 
 namespace wf {
 namespace {
@@ -27,10 +28,13 @@ RenderOptions one_pass_on_cpu(const HostScene& scene, const char* integrator) {
 }  // namespace
 
 TEST(VaryingEmissionGuard, ATexturedLightWithoutGltfMaterialsIsRefused) {
-    HostScene scene = test::closed_emissive_mesh_sphere_scene(1.0f, 0.5f, 8, 4, 4);
+    // A glTF emitter with an emissive texture over a floor, camera looking up at it.
+    HostScene scene = test::EmissiveTextureScene::make("guard", Vec3f(0.0f, 0.0f, 0.2f), true, 60.0f);
     for (const char* integrator : {"pt", "vcm"}) EXPECT_NO_THROW(render(scene, one_pass_on_cpu(scene, integrator)));
+    // The same lights and texture with every material made a SmallVCM one (a hand-built scene).
+    for (Material& m : scene.materials) m = Material{};
     ASSERT_FALSE(scene.lights.empty());
-    scene.lights[0].emissive_texture = 0;
+    ASSERT_GE(scene.lights[0].emissive_texture, 0);
     for (const char* integrator : {"pt", "vcm"}) {
         try {
             render(scene, one_pass_on_cpu(scene, integrator));
