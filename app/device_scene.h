@@ -43,7 +43,9 @@ public:
     // builds the light-selection distribution (materials/light_selection_build.h).
     void upload(Backend& backend, const HostScene& scene, const Camera& camera, LightSelectionMode light_selection,
                 BvhBuildStats* report, double* build_ms) {
-        check_emission_varies_only_with_gltf(scene);
+        bool gltf = false;
+        for (const Material& m : scene.materials) gltf |= m.type == MaterialType::GltfPbr;
+        if (!gltf) check_no_emission_varies(scene);
         triangles_.upload(scene.triangles);
         spheres_.upload(scene.spheres);
         std::vector<PrimInfo> prims = scene.prims;  // gains the kPrimHas* shading flags
@@ -64,8 +66,7 @@ public:
         view_.geometry.prims = prims_.data();
         view_.materials = materials_.data();
         view_.num_materials = uint32_t(scene.materials.size());
-        view_.has_gltf_materials = false;
-        for (const Material& m : scene.materials) view_.has_gltf_materials |= m.type == MaterialType::GltfPbr;
+        view_.has_gltf_materials = gltf;
         view_.shading = ShadingAttributesView{shading_vertices_.size() ? shading_vertices_.data() : nullptr, normals_.data(), uvs_.data(), uvs1_.data(),
                                               tangents_.data(), colors_.data()};
         view_.textures = TextureView{texels_.data(), texture_images_.data(), texture_bindings_.data(), srgb_lut_.data()};
@@ -90,9 +91,7 @@ private:
     // leaves the varying-emission look-ups out (kMayVaryEmission): only glTF materials give
     // an emitter a texture (or coverage, which needs a glTF material itself). A scene built
     // otherwise would have its estimators disagree: refused before anything is uploaded.
-    static void check_emission_varies_only_with_gltf(const HostScene& scene) {
-        for (const Material& m : scene.materials)
-            if (m.type == MaterialType::GltfPbr) return;
+    static void check_no_emission_varies(const HostScene& scene) {
         for (const Light& l : scene.lights)
             if (l.type == LightType::Area && l.emissive_texture >= 0)
                 throw std::logic_error("an emissive texture on a light of a scene without glTF materials");

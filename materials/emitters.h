@@ -209,8 +209,8 @@ WF_HD_INLINE bool area_emission_varies(const Light& area, const EmitterContext& 
 // point that alpha covers in part is the mixture a (surface) + (1 - a) (nothing), and
 // only the surface emits. Every estimator reads emission here (a hit, a light sample,
 // a particle), so they agree on it; illuminate<false> alone skips it, for scenes where it
-// is Light::radiance anyway (no glTF material, app/device_scene.h checks). The emissive texture's alpha is not read: glTF's
-// emission is RGB.
+// is Light::radiance anyway (no glTF material, app/device_scene.h checks). The emissive
+// texture's alpha is not read: glTF's emission is RGB.
 WF_HD_INLINE Vec3f area_radiance(const Light& area, const EmitterContext& ctx, uint32_t prim, float b1, float b2) {
     if (!area_emission_varies(area, ctx, prim)) return area.radiance;
     const bool sphere = emitter_is_sphere(ctx, prim);

@@ -39,7 +39,7 @@ WF_HD_INLINE void pt_sample_direct_light(const PtShadeContext& ctx, uint32_t slo
     const uint32_t light_id = ctx.scene.pick_light(rng.at(rng_dim::kLightPick));
     const float pick = ctx.scene.light_pick_prob(light_id);
     DirectSample ds = illuminate<kMayVaryEmission<BsdfT>>(ctx.scene.lights[light_id], ctx.scene.emitters(), sp.p,
-                                 rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
+                                                          rng.at(rng_dim::kLightU), rng.at(rng_dim::kLightV));
     if (is_black(ds.radiance)) return;
     BsdfEval ev = bsdf.evaluate(ds.dir_to_light);
     if (is_black(ev.factor)) return;
