@@ -6,6 +6,8 @@
 // The sum, over pi r^2 and the number of light paths, adds to the path's radiance.
 #pragma once
 
+#include <algorithm>
+
 #include "accel/traverse.h"  // lowest_set_bit
 #include "wavefront/queues.h"
 #include "wavefront/stages/vcm_vertex.h"
@@ -17,56 +19,72 @@ template <class BsdfT, class Backend>
 void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices) {
     for_all_queued(backend, "merge", vertices, WF_LAMBDA(uint32_t slot) {
         const CameraPathView& p = ctx.camera_paths;
-        const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
-        if (v.bsdf.is_delta()) return;
+        // The vertex is built here for its point and its delta test only; what else it
+        // holds (the BSDF, some 25 registers) is built again, after a chunk's scan, for
+        // the chunk's accepted candidates: live through the scan it pushed the loop over
+        // the register cap (query point and ranges reloaded from local memory every batch).
+        Vec3f q;
+        {
+            const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
+            if (v.bsdf.is_delta()) return;
+            q = v.sp.p;
+        }
         const VcmIteration& it = ctx.iteration_of_camera_path(slot);
         const MergePoint* points = it.merge_points;
-        const MergeVertex* mv = it.merge_vertices;
         const uint32_t length = p.path_length[slot];
-        const SubpathMis camera_mis = load_mis(p, slot);
-        const float camera_cont = v.bsdf.continuation_prob();
-        const Vec3f q = v.sp.p;
+        const uint32_t max_light_length = ctx.max_path_length - length;  // length < max_path_length (queued)
+        const float radius_sq = it.grid.radius_sq;
         Vec3f sum(0.0f);
         uint32_t merged = 0;
-        // Evaluates accepted light vertex j and adds its contribution to sum.
-        const auto contribute = [&](uint32_t j) {
-            const MergeVertex& m = mv[j];
-            BsdfEval ev = v.bsdf.evaluate(m.dir_fix);
-            if (is_black(ev.factor)) return;
-            ++merged;
-            float w = 1.0f;
-            if (!ctx.techniques.ppm) {
-                // The reverse pdf takes the light vertex's continuation: that would govern
-                // it had the light path continued.
-                w = mis_weight_merge(camera_mis, SubpathMis{m.d_vcm, 0.0f, m.d_vm}, ev.pdf_fwd_w * camera_cont,
-                                     ev.pdf_rev_w * m.continuation, it.weights);
-            }
-            sum += ev.factor * m.throughput * (w * merge_shading_factor<BsdfT>(ev, m.dir_fix, m.normal));
-        };
         // The query's candidates (the points of up to 8 buckets, one flat sequence) are
-        // tested kBatch at a time, their points loaded before any is tested: one at a time,
-        // each candidate's load waited for the previous test's branch, a full memory
-        // latency per candidate (~15 per query). Batches run across bucket boundaries, and
-        // every bucket's start was loaded at once by candidates().
-        constexpr uint32_t kBatch = 4;
+        // scanned a chunk of kChunk at a time into a mask of the accepted ones, which are
+        // then evaluated. Within a chunk they are tested kBatch at a time, every point of
+        // a batch loaded before any is tested (one at a time, each load waited for the
+        // previous test's branch); a batch past the last candidate loads the last one
+        // again (no branch around the loads) and accepts nothing there. Batches run across
+        // bucket boundaries: candidates() loaded every bucket's start at once.
+        constexpr uint32_t kBatch = 4, kChunk = 32;
+        static_assert(kChunk % kBatch == 0 && kChunk <= 32, "batches tile a chunk; a chunk is a 32-bit mask");
         const HashGridCandidates candidates = it.grid.candidates(q);
-        for (uint32_t t = 0; t < candidates.count; t += kBatch) {
-            MergePoint batch[kBatch];
+        for (uint32_t chunk = 0; chunk < candidates.count; chunk += kChunk) {
+            const uint32_t chunk_end = std::min(candidates.count, chunk + kChunk);
+            uint32_t accepted = 0;  // bit k: candidate chunk + k lies within r and may extend the path
+            for (uint32_t t = chunk; t < chunk_end; t += kBatch) {
+                MergePoint batch[kBatch];
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
-            for (uint32_t k = 0; k < kBatch; ++k)
-                if (t + k < candidates.count) batch[k] = points[candidates.position(t + k)];
-            uint32_t accepted = 0;  // bit k: candidate t + k lies within r and may extend the path
+                for (uint32_t k = 0; k < kBatch; ++k)
+                    batch[k] = points[candidates.position(std::min(t + k, chunk_end - 1u))];
+                uint32_t bits = 0;
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
-            for (uint32_t k = 0; k < kBatch; ++k)
-                if (t + k < candidates.count && length_squared(batch[k].position - q) <= it.grid.radius_sq &&
-                    batch[k].path_length + length <= ctx.max_path_length)
-                    accepted |= 1u << k;
-            for (; accepted != 0; accepted &= accepted - 1u)
-                contribute(candidates.position(t + lowest_set_bit(accepted)));
+                for (uint32_t k = 0; k < kBatch; ++k) {
+                    const bool ok = (t + k < chunk_end) & (length_squared(batch[k].position - q) <= radius_sq) &
+                                    (batch[k].path_length <= max_light_length);
+                    bits |= uint32_t(ok) << k;
+                }
+                accepted |= bits << (t - chunk);
+            }
+            if (accepted == 0) continue;
+            const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
+            const SubpathMis camera_mis = load_mis(p, slot);
+            const float camera_cont = v.bsdf.continuation_prob();
+            for (; accepted != 0; accepted &= accepted - 1u) {
+                const MergeVertex& m = it.merge_vertices[candidates.position(chunk + lowest_set_bit(accepted))];
+                BsdfEval ev = v.bsdf.evaluate(m.dir_fix);
+                if (is_black(ev.factor)) continue;
+                ++merged;
+                float w = 1.0f;
+                if (!ctx.techniques.ppm) {
+                    // The reverse pdf takes the light vertex's continuation: that would govern
+                    // it had the light path continued.
+                    w = mis_weight_merge(camera_mis, SubpathMis{m.d_vcm, 0.0f, m.d_vm}, ev.pdf_fwd_w * camera_cont,
+                                         ev.pdf_rev_w * m.continuation, it.weights);
+                }
+                sum += ev.factor * m.throughput * (w * merge_shading_factor<BsdfT>(ev, m.dir_fix, m.normal));
+            }
         }
         ctx.count(kCounterMerges, merged);
         if (merged) p.radiance[slot] += p.throughput[slot] * sum * it.vm_normalization;
