@@ -25,7 +25,10 @@
 // middle of its cell, or when the coordinates are so large (> 2^23 cells from the
 // origin) that floats no longer resolve a cell.
 //
-// Build: a counting sort, five backend launches and no host round trip.
+// Build: a counting sort, five backend launches and no host round trip, over the points
+// (build) or over their buckets computed in advance against the layout prepare() fixed
+// (build_from_buckets: the light pass computes each light vertex's bucket as it stores
+// it, so the build reads 4 bytes per vertex instead of a 96-byte record's sector).
 //   build_hash_grid_clear       zero the bucket counters and the cells-used counters
 //   build_hash_grid_count       counter[b] += 1 per valid point (atomic, result unused)
 //   build_hash_grid_scan        exclusive scan of the counters, in place: bucket starts
@@ -226,6 +229,24 @@ private:
     }
 };
 
+// A point's bucket from its position (HashGrid::build) or as computed in advance
+// (build_from_buckets). At namespace scope: nvcc's device lambdas may not be enclosed by a
+// function instantiated with a private member type.
+template <class Points>
+struct HashGridPointBuckets {
+    Points points;
+    Vec3f origin;
+    float inv_cell_size;
+    uint32_t num_buckets;
+    WF_HD uint32_t operator()(uint32_t i) const {
+        return hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
+    }
+};
+struct HashGridStoredBuckets {
+    const uint32_t* buckets;
+    WF_HD uint32_t operator()(uint32_t i) const { return buckets[i]; }
+};
+
 template <class Backend>
 class HashGrid {
 public:
@@ -271,25 +292,52 @@ public:
         build(backend, points, nullptr, n, count, bounds, radius);
     }
 
-    // Both of the above (public only because nvcc's device lambdas may not be enclosed by
-    // a private member function).
-    template <class Points>
-    void build(Backend& backend, Points points, const uint8_t* valid, uint32_t n, const uint32_t* count,
-               const Aabb& bounds, float radius) {
-        if (!reserved_) throw std::invalid_argument("HashGrid::build: call reserve() before build()");
-        if (n > max_points_)
-            throw std::invalid_argument("HashGrid::build: " + std::to_string(n) + " points, but reserve() allowed " +
-                                        std::to_string(max_points_) + "; reserve for the largest count first");
+    // Fixes the layout of the next build (origin, cell size, radius) before the points
+    // exist, and returns the view it will have (for computing buckets in advance with
+    // hash_grid_bucket_of(p, view.origin, view.inv_cell_size, view.num_buckets); its
+    // cells are not built yet). bounds and radius as for build().
+    HashGridView prepare(const Aabb& bounds, float radius) {
+        if (!reserved_) throw std::invalid_argument("HashGrid::prepare: call reserve() before prepare()");
         const float inv_cell_size = 0.5f / radius;
         if (!(radius > 0.0f) || !std::isfinite(radius) || !std::isfinite(inv_cell_size))
-            throw std::invalid_argument("HashGrid::build: the radius must be positive and finite, got " +
+            throw std::invalid_argument("HashGrid: the radius must be positive and finite, got " +
                                         std::to_string(radius));
         origin_ = bounds.empty() || !is_finite(bounds.lo) ? Vec3f(0.0f) : bounds.lo;
         inv_cell_size_ = inv_cell_size;
         radius_sq_ = radius * radius;
+        prepared_ = true;
+        return view();
+    }
 
+    // Builds over points whose buckets were computed in advance, against the view
+    // prepare() returned: bucket[i] for i < min(*count, n), count in backend memory as
+    // above. The build then reads 4 bytes per point instead of the point (a 12-byte
+    // position, which in an array of records costs a 32-byte sector).
+    void build_from_buckets(Backend& backend, const uint32_t* buckets, uint32_t n, const uint32_t* count) {
+        if (!prepared_)
+            throw std::invalid_argument("HashGrid::build_from_buckets: call prepare() before, for the buckets' layout");
+        build_sorted(backend, HashGridStoredBuckets{buckets}, nullptr, n, count);
+    }
+
+    // Both point forms above (public only because nvcc's device lambdas may not be
+    // enclosed by a private member function).
+    template <class Points>
+    void build(Backend& backend, Points points, const uint8_t* valid, uint32_t n, const uint32_t* count,
+               const Aabb& bounds, float radius) {
+        if (!reserved_) throw std::invalid_argument("HashGrid::build: call reserve() before build()");
+        prepare(bounds, radius);
+        build_sorted(backend, HashGridPointBuckets<Points>{points, origin_, inv_cell_size_, num_buckets_}, valid, n, count);
+    }
+
+    // The counting sort of points [0, min(*count, n)) (all n without count) by
+    // bucket_of(i), skipping those with valid[i] == 0 (valid may be null). Public for
+    // the same reason as build().
+    template <class BucketOf>
+    void build_sorted(Backend& backend, BucketOf bucket_of, const uint8_t* valid, uint32_t n, const uint32_t* count) {
+        if (n > max_points_)
+            throw std::invalid_argument("HashGrid::build: " + std::to_string(n) + " points, but reserve() allowed " +
+                                        std::to_string(max_points_) + "; reserve for the largest count first");
         const uint32_t num_buckets = num_buckets_;
-        const Vec3f origin = origin_;
         uint32_t* offsets = offsets_.data();
         uint32_t* sorted = sorted_indices_.data();
         uint32_t* counters = used_counters_.data();
@@ -304,7 +352,7 @@ public:
             const uint32_t end = count ? std::min(*count, n) : n;
             for (uint32_t i = t; i < end; i += launched) {
                 if (valid && !valid[i]) continue;
-                atomic_add(&offsets[hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets) + 1], 1u);
+                atomic_add(&offsets[bucket_of(i) + 1], 1u);
             }
         });
         backend.exclusive_scan("build_hash_grid_scan", offsets + 1, offsets + 1, num_buckets + 1);
@@ -320,10 +368,10 @@ public:
             const uint32_t end = count ? std::min(*count, n) : n;
             for (uint32_t i = t; i < end; i += launched) {
                 if (valid && !valid[i]) continue;
-                const uint32_t b = hash_grid_bucket_of(points[i], origin, inv_cell_size, num_buckets);
-                sorted[atomic_add(&offsets[b + 1], 1u)] = i;
+                sorted[atomic_add(&offsets[bucket_of(i) + 1], 1u)] = i;
             }
         });
+        prepared_ = false;  // a later build_from_buckets needs buckets of a new prepare()
     }
 
     HashGridView view() const {
@@ -356,6 +404,7 @@ private:
     Buffer<uint32_t> used_counters_;      // the total, then kHashGridUsedSlots partial counts (see hash_grid_count_used)
     uint32_t num_buckets_ = 0, max_points_ = 0;
     bool reserved_ = false;
+    bool prepared_ = false;  // prepare() ran since the last build
     Vec3f origin_;
     float inv_cell_size_ = 0.0f, radius_sq_ = 0.0f;
 };

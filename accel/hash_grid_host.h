@@ -42,6 +42,10 @@ struct HashGridHost {
     // Builds a grid (reserved for the input's point count and at least min_buckets
     // buckets; 0: as many as points) and returns its arrays.
     HashGridLayout (*build_layout)(const HashGridInput& input, uint32_t min_buckets);
+    // Builds from buckets computed in advance on the backend (prepare, then
+    // build_from_buckets) over the first `count` points, with the count in backend
+    // memory, and as many buckets as points; the input's valid flags are ignored.
+    HashGridLayout (*build_layout_from_buckets)(const HashGridInput& input, uint32_t count);
     // Builds a grid as build_layout does, then runs view().query for every query on the
     // backend: per query, the indices in the order the query reported them (so a
     // duplicate shows).

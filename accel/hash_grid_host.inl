@@ -51,6 +51,28 @@ struct Impl {
         HashGrid<B> grid;
         grid.reserve(up.n, min_buckets ? min_buckets : up.n);
         grid.build(be, up.points.data(), up.valid_or_null(), up.n, in.bounds, in.radius);
+        return layout_of(be, grid);
+    }
+
+    static HashGridLayout build_layout_from_buckets(const HashGridInput& in, uint32_t count) {
+        B be;
+        Uploaded up(in);
+        HashGrid<B> grid;
+        grid.reserve(up.n);
+        const HashGridView prepared = grid.prepare(in.bounds, in.radius);
+        Buf<uint32_t> bucket_buf(std::max(up.n, 1u));
+        uint32_t* buckets = bucket_buf.data();
+        const Vec3f* points = up.points.data();
+        be.parallel_for("test_hash_grid_buckets", up.n, WF_LAMBDA(uint32_t i) {
+            buckets[i] = hash_grid_bucket_of(points[i], prepared.origin, prepared.inv_cell_size, prepared.num_buckets);
+        });
+        Buf<uint32_t> count_buf;
+        count_buf.upload(std::vector<uint32_t>{count});
+        grid.build_from_buckets(be, buckets, up.n, count_buf.data());
+        return layout_of(be, grid);
+    }
+
+    static HashGridLayout layout_of(B& be, const HashGrid<B>& grid) {
         const HashGridView v = grid.view();
         HashGridLayout out;
         out.num_buckets = v.num_buckets;
@@ -156,7 +178,8 @@ struct Impl {
 template <class B, class Timer>
 HashGridHost make(const char* name) {
     using I = Impl<B, Timer>;
-    return {name, &I::build_layout, &I::query_all, &I::query_after_rebuild, &I::time_build};
+    return {name, &I::build_layout, &I::build_layout_from_buckets, &I::query_all, &I::query_after_rebuild,
+            &I::time_build};
 }
 
 }  // namespace wf::hash_grid_host_detail

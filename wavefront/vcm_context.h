@@ -64,6 +64,7 @@ struct VcmContext {
     LightPathView light_paths;       // `path` holds the batch light-path index b * light paths + p
     LightVertexView light_vertices;  // a block of light_vertices_per_iteration() per batch iteration
     uint32_t* light_vertex_counts;   // [batch iteration]: entries claimed in its block (zeroed per batch)
+    uint32_t* light_vertex_buckets;  // merging: [entry] the vertex's bucket in its iteration's grid; else null
     uint32_t* light_path_vertices;   // [batch light path * vertex_stride + k - 1]: its vertex of path length k, or kNoLightVertex
     uint32_t vertex_stride;          // max path length - 1: the most vertices a light path stores
     uint32_t num_light_paths;        // per iteration

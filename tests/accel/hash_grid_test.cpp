@@ -20,6 +20,7 @@ TEST(HashGrid, BucketCollisionsReturnEachPointOnce) { test::check_bucket_collisi
 TEST(HashGrid, NoIndexReturnedTwice) { test::check_no_index_returned_twice(cpu_hash_grid_host()); }
 TEST(HashGrid, LayoutGroupsEveryValidPointUnderItsBucket) { test::check_layout_groups_every_valid_point_under_its_bucket(cpu_hash_grid_host()); }
 TEST(HashGrid, RebuildForgetsPreviousPoints) { test::check_rebuild_forgets_previous_points(cpu_hash_grid_host()); }
+TEST(HashGrid, BuildFromBucketsIsBuildOverPoints) { test::check_build_from_buckets_is_build_over_points(cpu_hash_grid_host()); }
 
 // Host-side contract of HashGrid (the same code for every backend).
 TEST(HashGrid, ReserveRoundsBucketsUpToAPowerOfTwo) {
@@ -56,6 +57,25 @@ TEST(HashGrid, BuildRejectsNonPositiveOrNonFiniteRadius) {
                     std::numeric_limits<float>::denorm_min()})
         EXPECT_THROW(grid.build(backend, points.data(), nullptr, 4, test::unit_box(), r), std::invalid_argument)
             << "radius " << r;
+}
+
+TEST(HashGrid, BuildFromBucketsNeedsItsOwnPrepare) {
+    CpuBackend backend;
+    std::vector<uint32_t> buckets(4, 0u), count{4};
+    std::vector<Vec3f> points(4, Vec3f(0.5f));
+    HashGrid<CpuBackend> grid;
+    EXPECT_THROW(grid.prepare(test::unit_box(), 0.1f), std::invalid_argument) << "prepare before reserve";
+    grid.reserve(4);
+    EXPECT_THROW(grid.build_from_buckets(backend, buckets.data(), 4, count.data()), std::invalid_argument)
+        << "buckets of no layout";
+    EXPECT_THROW(grid.prepare(test::unit_box(), 0.0f), std::invalid_argument) << "radius 0";
+    grid.prepare(test::unit_box(), 0.1f);
+    EXPECT_NO_THROW(grid.build_from_buckets(backend, buckets.data(), 4, count.data()));
+    EXPECT_THROW(grid.build_from_buckets(backend, buckets.data(), 4, count.data()), std::invalid_argument)
+        << "a second build from the same prepare";
+    grid.prepare(test::unit_box(), 0.1f);
+    grid.build(backend, points.data(), nullptr, 4, test::unit_box(), 0.1f);  // consumes the layout too
+    EXPECT_THROW(grid.build_from_buckets(backend, buckets.data(), 4, count.data()), std::invalid_argument);
 }
 
 TEST(HashGrid, ReservedUnbuiltAndUnreservedGridsAreEmpty) {

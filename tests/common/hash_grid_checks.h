@@ -344,6 +344,33 @@ inline void check_layout_groups_every_valid_point_under_its_bucket(const HashGri
     }
 }
 
+// A grid built from buckets computed in advance (what the light pass does) is the grid
+// built over the points: the same starts and the same points in every bucket. Only the
+// first `count` points count (the count in backend memory).
+inline void check_build_from_buckets_is_build_over_points(const HashGridHost& host) {
+    HashGridInput all;
+    all.points = uniform_points(20000, Vec3f(-0.1f), Vec3f(1.1f), 91);
+    all.bounds = unit_box();
+    all.radius = 0.02f;
+    const uint32_t count = uint32_t(all.points.size()) - 13;
+    HashGridInput counted = all;
+    counted.points.resize(count);
+    const HashGridLayout got = host.build_layout_from_buckets(all, count);
+    const HashGridLayout want = host.build_layout(counted, uint32_t(all.points.size()));
+    ASSERT_EQ(got.num_buckets, want.num_buckets);
+    ASSERT_EQ(got.cell_starts, want.cell_starts);
+    EXPECT_EQ(got.cells_used, want.cells_used);
+    for (uint32_t b = 0; b < got.num_buckets; ++b) {
+        std::vector<uint32_t> g(got.sorted_indices.begin() + got.cell_starts[b],
+                                got.sorted_indices.begin() + got.cell_starts[b + 1]);
+        std::vector<uint32_t> w(want.sorted_indices.begin() + want.cell_starts[b],
+                                want.sorted_indices.begin() + want.cell_starts[b + 1]);
+        std::sort(g.begin(), g.end());
+        std::sort(w.begin(), w.end());
+        ASSERT_EQ(g, w) << "bucket " << b;
+    }
+}
+
 inline void check_rebuild_forgets_previous_points(const HashGridHost& host) {
     // A second build on the same buffers (fewer points, another radius and origin)
     // must not see the counts or indices of the first.

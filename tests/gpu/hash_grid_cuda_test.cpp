@@ -19,6 +19,7 @@ WF_HASH_GRID_CUDA_TEST(BucketCollisionsReturnEachPointOnce, check_bucket_collisi
 WF_HASH_GRID_CUDA_TEST(NoIndexReturnedTwice, check_no_index_returned_twice)
 WF_HASH_GRID_CUDA_TEST(LayoutGroupsEveryValidPointUnderItsBucket, check_layout_groups_every_valid_point_under_its_bucket)
 WF_HASH_GRID_CUDA_TEST(RebuildForgetsPreviousPoints, check_rebuild_forgets_previous_points)
+WF_HASH_GRID_CUDA_TEST(BuildFromBucketsIsBuildOverPoints, check_build_from_buckets_is_build_over_points)
 #undef WF_HASH_GRID_CUDA_TEST
 #else
 TEST(HashGridCuda, Unavailable) { GTEST_SKIP() << "this build has no CUDA backend"; }

@@ -88,10 +88,11 @@ public:
         stride_ = std::max(1u, s.max_depth - 1);
         const uint32_t max_wave = res.max_wave_paths ? res.max_wave_paths : kDefaultWavePaths;
         const uint64_t entries = uint64_t(num_light_paths_) * stride_;  // per iteration
-        // Per entry: the vertex, its light path's table entry, and the merging copies.
+        // Per entry: the vertex, its light path's table entry, and for merging its grid
+        // bucket and the copies in grid order.
         const uint64_t bytes_per_iteration =
             entries * (LightVertexStorage<Backend>::kBytesPerElement + sizeof(uint32_t) +
-                       (techniques_.merge ? sizeof(MergePoint) + sizeof(MergeVertex) : 0));
+                       (techniques_.merge ? sizeof(uint32_t) + sizeof(MergePoint) + sizeof(MergeVertex) : 0));
         // Small films: trace several iterations in one wave (as pt does), within the
         // wave size and the light-vertex memory budget.
         batch_ = std::min<uint64_t>({kMaxVcmBatch, std::max<uint64_t>(1, s.spp),
@@ -175,6 +176,7 @@ public:
         }
         shadow_rays_.allocate(uint32_t(shadow_capacity_));
         if (techniques_.merge) {
+            light_vertex_buckets_.resize(entries * batch_);
             merge_points_.resize(entries * batch_);
             merge_vertices_.resize(entries * batch_);
             // Buckets: a quarter of the entries (a power of two above). Only the non-delta
@@ -238,6 +240,7 @@ private:
         ctx.light_paths = light_paths_view(0);
         ctx.light_vertices = light_vertices_.view();
         ctx.light_vertex_counts = light_vertex_counts_.data();
+        ctx.light_vertex_buckets = techniques_.merge ? light_vertex_buckets_.data() : nullptr;
         ctx.light_path_vertices = light_path_vertices_.data();
         light_vertex_counts_.fill_zero();
         ctx.vertex_stride = stride_;
@@ -256,6 +259,9 @@ private:
             it.weights = VcmWeights::make(techniques_.connect, techniques_.merge, it.merge_radius, float(num_light_paths_));
             it.vm_normalization = 1.0f / (kPi * it.merge_radius * it.merge_radius * float(num_light_paths_));
             if (techniques_.merge) {
+                // The grid's layout is fixed before the light pass, which computes the
+                // buckets of the vertices it stores (VcmContext::light_vertex_buckets).
+                it.grid = grids_[b].prepare(res_.scene.bounds, it.merge_radius);
                 it.merge_points = merge_points_.data() + b * per_iteration;
                 it.merge_vertices = merge_vertices_.data() + b * per_iteration;
             }
@@ -276,8 +282,8 @@ private:
             for (uint32_t b = 0; b < count; ++b) {
                 VcmIteration& it = ctx.iterations[b];
                 LightVertexView block = ctx.light_vertices.from(b * per_iteration);
-                grids_[b].build(backend_, block.position, uint32_t(per_iteration), ctx.light_vertex_counts + b,
-                                res_.scene.bounds, it.merge_radius);
+                grids_[b].build_from_buckets(backend_, ctx.light_vertex_buckets + b * per_iteration,
+                                             uint32_t(per_iteration), ctx.light_vertex_counts + b);
                 it.grid = grids_[b].view();
                 if (gltf) gather_merge_vertices<CoverageBsdf>(backend_, it, block, uint32_t(per_iteration));
                 else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
@@ -415,6 +421,7 @@ private:
     LightVertexStorage<Backend> light_vertices_;
     Items light_path_vertices_;  // the light-path vertex table (VcmContext::light_path_vertices)
     Items light_vertex_counts_;  // per batch iteration: entries claimed in its block
+    Items light_vertex_buckets_;  // merging: each light vertex's bucket in its iteration's grid
     typename Backend::template Buffer<MergePoint> merge_points_;
     typename Backend::template Buffer<MergeVertex> merge_vertices_;
     CameraPathStorage<Backend> camera_paths_[2];

@@ -48,6 +48,10 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         store_light_vertex_shading<BsdfT>(r, p, slot);
         const uint32_t e = ctx.claim_light_vertex(p.path[slot]);
         ctx.light_vertices.records[e] = r;  // whole: six 16-byte stores
+        if (ctx.light_vertex_buckets) {  // the grid's build reads this instead of the record's position
+            const HashGridView& grid = ctx.iteration_of_light_path(p.path[slot]).grid;
+            ctx.light_vertex_buckets[e] = hash_grid_bucket_of(r.position, grid.origin, grid.inv_cell_size, grid.num_buckets);
+        }
         ctx.light_vertices_of_path(p.path[slot])[length - 1] = e;
         ctx.count(kCounterLightVertices, 1);
     });
