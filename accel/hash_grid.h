@@ -19,7 +19,8 @@
 //
 // Query. With cells of edge 2r, every point within r of q lies in the 2x2x2 block of
 // cells made of q's cell and, per axis, its neighbour on the side nearer to q. Two of
-// those 8 cells may hash to one bucket, so each distinct bucket is visited once.
+// those 8 cells may hash to one bucket, so each distinct bucket is visited once; a cell
+// of the block that lies entirely beyond r of q (across an edge or a corner) is left out.
 // The result is exact up to the float rounding of the cell coordinates: a point at
 // (almost exactly) distance r can be missed only when q sits within rounding of the
 // middle of its cell, or when the coordinates are so large (> 2^23 cells from the
@@ -176,17 +177,18 @@ struct HashGridView {
         HashGridCandidates c;
         if (num_buckets == 0) return c;  // no candidate
         uint32_t buckets[8];
-        block_buckets(q, buckets);
+        const uint32_t reachable = block_buckets(q, buckets);
         uint32_t begin[8], end[8];
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
         for (int j = 0; j < 8; ++j) {
-            // Two cells of the block may share a bucket: its range counts once.
-            bool seen = false;
-            for (int k = 0; k < j; ++k) seen |= buckets[k] == buckets[j];
-            begin[j] = seen ? 0u : cell_starts[buckets[j]];
-            end[j] = seen ? 0u : cell_starts[buckets[j] + 1];
+            // Two cells of the block may share a bucket: its range counts once. A cell
+            // entirely beyond r adds no range (nor a load of its start).
+            bool skip = !(reachable & (1u << j));
+            for (int k = 0; k < j; ++k) skip |= buckets[k] == buckets[j] && (reachable & (1u << k));
+            begin[j] = skip ? 0u : cell_starts[buckets[j]];
+            end[j] = skip ? 0u : cell_starts[buckets[j] + 1];
         }
 #if WF_DEVICE_CODE
 #pragma unroll
@@ -212,20 +214,37 @@ struct HashGridView {
     }
 
 private:
-    // The buckets of the 2x2x2 cells around q (see Query above), in a fixed order.
-    WF_HD void block_buckets(Vec3f q, uint32_t (&buckets)[8]) const {
+    // The buckets of the 2x2x2 cells around q (see Query above), in a fixed order, and a
+    // mask of the cells that may hold a point within r of q (bit j: cell j). q's own cell
+    // and the three sharing a face with it always may; a cell sharing only an edge or a
+    // corner with it lies entirely beyond r when the distances from q to the boundaries
+    // it lies across (at most r each) add up, squared, to more than r^2: a corner cell in
+    // 1 - pi/6 (48%) of queries, an edge cell in 1 - pi/4 (21%), 14% of the cells in all.
+    // In cell units (r = 1/2), with a slack for the rounding of u and of the points'
+    // cells (each about |u| 2^-23 cells): a point within r is never skipped.
+    WF_HD uint32_t block_buckets(Vec3f q, uint32_t (&buckets)[8]) const {
         const Vec3f u = (q - origin) * inv_cell_size;
         const float fx = floorf(u.x), fy = floorf(u.y), fz = floorf(u.z);
         const int32_t cx = hash_grid_cell_coordinate(fx), cy = hash_grid_cell_coordinate(fy),
                       cz = hash_grid_cell_coordinate(fz);
-        // The neighbour on the nearer side of each axis (NaN: +1, harmless).
-        const int32_t nx = cx + (u.x - fx < 0.5f ? -1 : 1), ny = cy + (u.y - fy < 0.5f ? -1 : 1),
-                      nz = cz + (u.z - fz < 0.5f ? -1 : 1);
+        // The neighbour on the nearer side of each axis (NaN: +1, harmless), and the
+        // distance from q to the boundary shared with it.
+        const float ox = u.x - fx, oy = u.y - fy, oz = u.z - fz;
+        const int32_t nx = cx + (ox < 0.5f ? -1 : 1), ny = cy + (oy < 0.5f ? -1 : 1), nz = cz + (oz < 0.5f ? -1 : 1);
+        const float dx = fminf(ox, 1.0f - ox), dy = fminf(oy, 1.0f - oy), dz = fminf(oz, 1.0f - oz);
+        const float reach = 0.5f + 1e-6f + 5e-7f * fmaxf(fabsf(u.x), fmaxf(fabsf(u.y), fabsf(u.z)));
+        const float reach_sq = reach * reach;
+        uint32_t reachable = 0;
 #if WF_DEVICE_CODE
 #pragma unroll
 #endif
-        for (int j = 0; j < 8; ++j)
+        for (int j = 0; j < 8; ++j) {
             buckets[j] = hash_grid_bucket(j & 1 ? nx : cx, j & 2 ? ny : cy, j & 4 ? nz : cz, num_buckets);
+            const float d_sq = (j & 1 ? dx * dx : 0.0f) + (j & 2 ? dy * dy : 0.0f) + (j & 4 ? dz * dz : 0.0f);
+            // Not `d_sq <= reach_sq`: a NaN (q not finite) keeps every cell.
+            if (!(d_sq > reach_sq)) reachable |= 1u << j;
+        }
+        return reachable;
     }
 };
 

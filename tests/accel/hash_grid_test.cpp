@@ -142,6 +142,35 @@ TEST(HashGrid, ForEachBucketRangesAreDisjointAndCoverEveryMatch) {
     }
 }
 
+// A cell of the 2x2x2 block lying entirely beyond r of the query adds no candidate. Cells
+// of edge 0.1 (r = 0.05) from the origin, one point at the centre of each cell of the block
+// around q = (0.53, 0.53, 0.53): q's cell is (5, 5, 5), the block reaches down to (4, 4, 4),
+// and q is 0.3 cells from each boundary, so the corner cell (4, 4, 4) is sqrt(0.27) > 0.5
+// cells away and the edge cells sqrt(0.18) < 0.5. At q = (0.52, 0.52, 0.52) the corner is
+// within reach, and a point in its nearest corner within r.
+TEST(HashGrid, CandidatesLeaveOutCellsBeyondTheRadius) {
+    CpuBackend backend;
+    std::vector<Vec3f> points;
+    for (int j = 0; j < 8; ++j)
+        points.push_back(Vec3f(j & 1 ? 0.45f : 0.55f, j & 2 ? 0.45f : 0.55f, j & 4 ? 0.45f : 0.55f));
+    points.push_back(Vec3f(0.4999f));  // in the corner cell, 0.0521 from the first query, 0.0348 from the second
+    HashGrid<CpuBackend> grid;
+    grid.reserve(uint32_t(points.size()), 1u << 16);  // buckets enough that the 8 cells do not collide
+    grid.build(backend, points.data(), nullptr, uint32_t(points.size()), test::unit_box(), 0.05f);
+    const HashGridView view = grid.view();
+    const std::vector<Vec3f> queries = {Vec3f(0.53f), Vec3f(0.52f)};
+    EXPECT_EQ(view.candidates(queries[0]).count, 7u) << "the corner cell (2 points) is beyond r";
+    EXPECT_EQ(view.candidates(queries[1]).count, 9u) << "every cell within reach";
+    for (const Vec3f& q : queries) {
+        std::vector<uint32_t> found;
+        view.query(q, points.data(), [&](uint32_t i) { found.push_back(i); });
+        HashGridInput in;
+        in.points = points;
+        in.radius = 0.05f;
+        EXPECT_TRUE(test::same_as_brute_force(in, q, found, test::Distances::Exact)) << "q.x " << q.x;
+    }
+}
+
 // Neighbouring cells share cache lines: the 64 cells of a 4x4x4 brick take 64
 // consecutive buckets (merge reads a query's 2x2x2 block from one or two places),
 // and bricks sharing a slot do not put a plane's cells on the same buckets.
