@@ -320,7 +320,8 @@ private:
             SlotQueue<LightPathView> no_escaped{nullptr, c.size(bounce, kQueueEscaped), bound};
             intersect_closest(backend_, "intersect_closest[light]", ctx.scene.geometry, ctx.light_paths, active,
                               surface, no_escaped);
-            store_light_vertex<BsdfT>(backend_, ctx, surface);
+            if (techniques_.merge) store_light_vertex<BsdfT, true>(backend_, ctx, surface);
+            else store_light_vertex<BsdfT, false>(backend_, ctx, surface);
             if (techniques_.connects_to_camera()) {
                 WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), c.size(bounce, kQueueShadow), bound};
                 connect_to_camera<BsdfT>(backend_, ctx, surface, shadow);

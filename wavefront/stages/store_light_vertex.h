@@ -14,7 +14,10 @@
 namespace wf {
 
 // BsdfT: Bsdf or CoverageBsdf, as the integrator picks for the scene (wavefront/integrators/vcm.h).
-template <class BsdfT, class Backend>
+// kMerging: the integrator merges (ctx.light_vertex_buckets is set), and each vertex's
+// bucket is stored too. A template flag, not a test of the pointer: lt and bpt took 1 to
+// 1.5% longer with the test and the unused hash in their kernel.
+template <class BsdfT, bool kMerging, class Backend>
 void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<LightPathView> surface) {
     for_all_queued(backend, "store_light_vertex", surface, WF_LAMBDA(uint32_t slot) {
         const LightPathView& p = ctx.light_paths;
@@ -48,7 +51,7 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         store_light_vertex_shading<BsdfT>(r, p, slot);
         const uint32_t e = ctx.claim_light_vertex(p.path[slot]);
         ctx.light_vertices.records[e] = r;  // whole: six 16-byte stores
-        if (ctx.light_vertex_buckets) {  // the grid's build reads this instead of the record's position
+        if constexpr (kMerging) {  // the grid's build reads this instead of the record's position
             const HashGridView& grid = ctx.iteration_of_light_path(p.path[slot]).grid;
             ctx.light_vertex_buckets[e] = hash_grid_bucket_of(r.position, grid.origin, grid.inv_cell_size, grid.num_buckets);
         }
