@@ -64,7 +64,7 @@ struct Impl {
         uint32_t* buckets = bucket_buf.data();
         const Vec3f* points = up.points.data();
         be.parallel_for("test_hash_grid_buckets", up.n, WF_LAMBDA(uint32_t i) {
-            buckets[i] = hash_grid_bucket_of(points[i], prepared.origin, prepared.inv_cell_size, prepared.num_buckets);
+            buckets[i] = prepared.bucket_of(points[i]);
         });
         Buf<uint32_t> count_buf;
         count_buf.upload(std::vector<uint32_t>{count});

@@ -46,7 +46,7 @@ struct VcmIteration {
     VcmWeights weights;
     float merge_radius = 0.0f;
     float vm_normalization = 0.0f;   // 1 / (pi r^2 light paths)
-    HashGridView grid;               // over this iteration's light vertices
+    HashGridView grid;               // over this iteration's light vertices (in the light pass its layout only: prepare)
     MergePoint* merge_points = nullptr;     // this iteration's light vertices in grid order:
     MergeVertex* merge_vertices = nullptr;  // what the tests read, and the rest
 };

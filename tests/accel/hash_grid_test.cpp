@@ -76,6 +76,15 @@ TEST(HashGrid, BuildFromBucketsNeedsItsOwnPrepare) {
     grid.prepare(test::unit_box(), 0.1f);
     grid.build(backend, points.data(), nullptr, 4, test::unit_box(), 0.1f);  // consumes the layout too
     EXPECT_THROW(grid.build_from_buckets(backend, buckets.data(), 4, count.data()), std::invalid_argument);
+    // A build refused for its size leaves the layout as it was.
+    grid.prepare(test::unit_box(), 0.1f);
+    EXPECT_THROW(grid.build(backend, points.data(), nullptr, 5, test::unit_box(), 0.2f), std::invalid_argument);
+    EXPECT_EQ(grid.view().inv_cell_size, 0.5f / 0.1f);
+    EXPECT_NO_THROW(grid.build_from_buckets(backend, buckets.data(), 4, count.data()));
+    // Buckets computed before a reserve() that changed the bucket count fit no layout.
+    grid.prepare(test::unit_box(), 0.1f);
+    grid.reserve(4, 1u << 10);
+    EXPECT_THROW(grid.build_from_buckets(backend, buckets.data(), 4, count.data()), std::invalid_argument);
 }
 
 TEST(HashGrid, ReservedUnbuiltAndUnreservedGridsAreEmpty) {
@@ -169,6 +178,18 @@ TEST(HashGrid, CandidatesLeaveOutCellsBeyondTheRadius) {
         in.radius = 0.05f;
         EXPECT_TRUE(test::same_as_brute_force(in, q, found, test::Distances::Exact)) << "q.x " << q.x;
     }
+    // The slack: a point 0.99999953 r from the query, in a corner cell whose distance from
+    // the query, in cell units rounded to float, comes out just above 1/2 (a reach of
+    // exactly 1/2 leaves the cell out and misses the point).
+    const Vec3f q(0x1.977406p+0f, 0x1.6990cep-1f, 0x1.b39008p-1f);
+    const std::vector<Vec3f> near = {Vec3f(0x1.99999ap+0f, 0x1.6990ccp-1f, 0x1.ccccccp-1f)};
+    ASSERT_LE(length_squared(near[0] - q), 0.05f * 0.05f);
+    HashGrid<CpuBackend> slack;
+    slack.reserve(1, 1u << 16);
+    slack.build(backend, near.data(), nullptr, 1, test::unit_box(), 0.05f);
+    uint32_t found = 0;
+    slack.view().query(q, near.data(), [&](uint32_t) { ++found; });
+    EXPECT_EQ(found, 1u) << "a point within r left out with its cell";
 }
 
 // Neighbouring cells share cache lines: the 64 cells of a 4x4x4 brick take 64

@@ -157,8 +157,10 @@ TEST(BidirectionalCpuGpuAgreement, VcmS1AgreesStatistically) {
 // scene 2 with 512 x 512 light paths per iteration, as in the benchmark, puts more than 32
 // candidates in 4% of the queries and hundreds near the point light. One seed on both
 // backends: the same number of merges (up to the rare decision float rounding flips) and
-// nearly the same image. (A merge that dropped what lanes 1-31 of a warp found in the
-// long queries gave a difference 100 times the bound.)
+// nearly the same image. Both compile the same merge (tests/wavefront/merge_scan_test.cpp
+// checks its scan against brute force); this guards what differs between them at this
+// density: contraction, atomics, and warp-level code (a merge that dropped what lanes
+// 1-31 of a warp found in long queries gave a difference 100 times the bound).
 TEST(BidirectionalCpuGpuAgreement, VcmS2LongMergeQueriesAgree) {
     WF_REQUIRE_CUDA_DEVICE();
     HostScene scene = test::load_smallvcm_scene("s2-point.json");

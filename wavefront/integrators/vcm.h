@@ -6,7 +6,8 @@
 //     generate_light -> compact -> per bounce: intersect_closest[light] ->
 //     store_light_vertex -> connect_to_camera -> intersect_shadow[light] -> shade_light ->
 //     compact + move_paths (survivors to the front of the other state buffer: compact_moving_paths.h)
-//   build_hash_grid over every light vertex (when merging)
+//   build_hash_grid over every light vertex (when merging; its layout fixed before the
+//     light pass, whose store_light_vertex computes each vertex's bucket)
 //   camera pass, per wave of pixels:
 //     generate -> per bounce: intersect_closest -> shade_background -> shade_surface ->
 //     connect -> connect_vertices -> intersect_shadow -> merge -> scatter ->

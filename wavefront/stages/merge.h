@@ -1,8 +1,9 @@
 // Stage `merge` (ppm, bpm, vcm): vertex merging at every queued non-delta camera
-// vertex: a range query over the 2x2x2 hash-grid cells around it gathers the light
-// vertices within the merging radius, each weighted by the camera BSDF toward its
-// incoming direction and by the MIS weight of merging (eqs. 37-39; none for ppm); with a
-// shading normal also by |wi.ns| / |wi.ng| (merge_shading_factor).
+// vertex: a range query over the 2x2x2 hash-grid cells around it (less those entirely
+// beyond the radius, accel/hash_grid.h) gathers the light vertices within the merging
+// radius, each weighted by the camera BSDF toward its incoming direction and by the MIS
+// weight of merging (eqs. 37-39; none for ppm); with a shading normal also by
+// |wi.ns| / |wi.ng| (merge_shading_factor).
 // The sum, over pi r^2 and the number of light paths, adds to the path's radiance.
 #pragma once
 
@@ -15,6 +16,50 @@
 
 namespace wf {
 
+// Candidates scanned per chunk: one 32-bit mask of the accepted ones.
+inline constexpr uint32_t kMergeChunk = 32;
+
+// Scans a query's candidates (the points of up to 8 buckets as one flat sequence,
+// HashGridCandidates) for the light vertices to merge with: within the radius of q, and on
+// a light sub-path the camera's may extend (path lengths adding up to at most the
+// maximum). They are scanned a chunk of kMergeChunk at a time into a mask of the accepted
+// ones, and on_chunk(candidates, chunk, accepted) is called for every chunk with one (bit
+// k: candidate chunk + k), in order. Within a chunk they are tested kBatch at a time, every
+// point of a batch loaded before any is tested (tested one at a time, each load would wait
+// for the previous test's branch); a batch past the last candidate loads the last one
+// again (no branch around the loads) and accepts nothing there. Batches run across bucket
+// boundaries: candidates() loaded every bucket's start at once. points: the iteration's
+// merge points, in bucket order.
+template <class F>
+WF_HD_INLINE void scan_merge_candidates(const HashGridCandidates& candidates, const MergePoint* points, Vec3f q,
+                                        float radius_sq, uint32_t max_light_length, F&& on_chunk) {
+    constexpr uint32_t kBatch = 4;
+    static_assert(kMergeChunk % kBatch == 0 && kMergeChunk <= 32, "batches tile a chunk; a chunk is a 32-bit mask");
+    for (uint32_t chunk = 0; chunk < candidates.count; chunk += kMergeChunk) {
+        const uint32_t chunk_end = std::min(candidates.count, chunk + kMergeChunk);
+        uint32_t accepted = 0;
+        for (uint32_t t = chunk; t < chunk_end; t += kBatch) {
+            MergePoint batch[kBatch];
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+            for (uint32_t k = 0; k < kBatch; ++k)
+                batch[k] = points[candidates.position(std::min(t + k, chunk_end - 1u))];
+            uint32_t bits = 0;
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+            for (uint32_t k = 0; k < kBatch; ++k) {
+                const bool ok = (t + k < chunk_end) & (length_squared(batch[k].position - q) <= radius_sq) &
+                                (batch[k].path_length <= max_light_length);
+                bits |= uint32_t(ok) << k;
+            }
+            accepted |= bits << (t - chunk);
+        }
+        if (accepted != 0) on_chunk(candidates, chunk, accepted);
+    }
+}
+
 template <class BsdfT, class Backend>
 void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices) {
     for_all_queued(backend, "merge", vertices, WF_LAMBDA(uint32_t slot) {
@@ -23,6 +68,7 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
         // holds (the BSDF, some 25 registers) is built again, after a chunk's scan, for
         // the chunk's accepted candidates: live through the scan it pushed the loop over
         // the register cap (query point and ranges reloaded from local memory every batch).
+        // A chunk with nothing accepted builds nothing.
         Vec3f q;
         {
             const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
@@ -30,44 +76,12 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
             q = v.sp.p;
         }
         const VcmIteration& it = ctx.iteration_of_camera_path(slot);
-        const MergePoint* points = it.merge_points;
-        const uint32_t length = p.path_length[slot];
-        const uint32_t max_light_length = ctx.max_path_length - length;  // length < max_path_length (queued)
-        const float radius_sq = it.grid.radius_sq;
+        // Queued vertices are shorter than the longest path: no wrap-around.
+        const uint32_t max_light_length = ctx.max_path_length - p.path_length[slot];
         Vec3f sum(0.0f);
         uint32_t merged = 0;
-        // The query's candidates (the points of up to 8 buckets, one flat sequence) are
-        // scanned a chunk of kChunk at a time into a mask of the accepted ones, which are
-        // then evaluated. Within a chunk they are tested kBatch at a time, every point of
-        // a batch loaded before any is tested (one at a time, each load waited for the
-        // previous test's branch); a batch past the last candidate loads the last one
-        // again (no branch around the loads) and accepts nothing there. Batches run across
-        // bucket boundaries: candidates() loaded every bucket's start at once.
-        constexpr uint32_t kBatch = 4, kChunk = 32;
-        static_assert(kChunk % kBatch == 0 && kChunk <= 32, "batches tile a chunk; a chunk is a 32-bit mask");
-        const HashGridCandidates candidates = it.grid.candidates(q);
-        for (uint32_t chunk = 0; chunk < candidates.count; chunk += kChunk) {
-            const uint32_t chunk_end = std::min(candidates.count, chunk + kChunk);
-            uint32_t accepted = 0;  // bit k: candidate chunk + k lies within r and may extend the path
-            for (uint32_t t = chunk; t < chunk_end; t += kBatch) {
-                MergePoint batch[kBatch];
-#if WF_DEVICE_CODE
-#pragma unroll
-#endif
-                for (uint32_t k = 0; k < kBatch; ++k)
-                    batch[k] = points[candidates.position(std::min(t + k, chunk_end - 1u))];
-                uint32_t bits = 0;
-#if WF_DEVICE_CODE
-#pragma unroll
-#endif
-                for (uint32_t k = 0; k < kBatch; ++k) {
-                    const bool ok = (t + k < chunk_end) & (length_squared(batch[k].position - q) <= radius_sq) &
-                                    (batch[k].path_length <= max_light_length);
-                    bits |= uint32_t(ok) << k;
-                }
-                accepted |= bits << (t - chunk);
-            }
-            if (accepted == 0) continue;
+        scan_merge_candidates(it.grid.candidates(q), it.merge_points, q, it.grid.radius_sq, max_light_length,
+                              [&](const HashGridCandidates& candidates, uint32_t chunk, uint32_t accepted) {
             const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
             const SubpathMis camera_mis = load_mis(p, slot);
             const float camera_cont = v.bsdf.continuation_prob();
@@ -85,7 +99,7 @@ void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> ve
                 }
                 sum += ev.factor * m.throughput * (w * merge_shading_factor<BsdfT>(ev, m.dir_fix, m.normal));
             }
-        }
+        });
         ctx.count(kCounterMerges, merged);
         if (merged) p.radiance[slot] += p.throughput[slot] * sum * it.vm_normalization;
     });

@@ -2,7 +2,8 @@
 // quantities (eqs. 31-36 of the tech. report) and the glTF volume absorption
 // (vcm_vertex.h) of the segment just traced and, where the BSDF has a non-delta lobe,
 // stores the vertex in the next free entry of its iteration's block of the light-vertex
-// buffer, and that entry in the light path's row of the vertex table: at a point
+// buffer (when merging, with its bucket in the iteration's prepared hash grid), and that
+// entry in the light path's row of the vertex table: at a point
 // glTF alpha BLEND covers in part too, whichever way shade_light continues from it
 // (vcm_vertex.h).
 #pragma once
@@ -52,8 +53,7 @@ void store_light_vertex(Backend& backend, const VcmContext& ctx, SlotQueue<Light
         const uint32_t e = ctx.claim_light_vertex(p.path[slot]);
         ctx.light_vertices.records[e] = r;  // whole: six 16-byte stores
         if constexpr (kMerging) {  // the grid's build reads this instead of the record's position
-            const HashGridView& grid = ctx.iteration_of_light_path(p.path[slot]).grid;
-            ctx.light_vertex_buckets[e] = hash_grid_bucket_of(r.position, grid.origin, grid.inv_cell_size, grid.num_buckets);
+            ctx.light_vertex_buckets[e] = ctx.iteration_of_light_path(p.path[slot]).grid.bucket_of(r.position);
         }
         ctx.light_vertices_of_path(p.path[slot])[length - 1] = e;
         ctx.count(kCounterLightVertices, 1);
