@@ -43,8 +43,9 @@ struct EstimatorSpec {
     float radius_factor = 0.0f;  // 0: the scene's
 };
 
+// count_events: also time the stages and count the integrator's events (RenderStats).
 inline RenderResult render_estimator(const HostScene& scene, const EstimatorSpec& e, uint32_t size, uint32_t max_depth,
-                                     uint32_t seed) {
+                                     uint32_t seed, bool count_events = false) {
     RenderOptions o;
     o.settings = scene.settings;
     o.settings.width = o.settings.height = size;
@@ -55,6 +56,7 @@ inline RenderResult render_estimator(const HostScene& scene, const EstimatorSpec
     o.settings.light_paths = e.light_paths;
     if (e.radius_factor > 0.0f) o.settings.radius_factor = e.radius_factor;
     o.backend = e.backend;
+    o.collect_stage_times = count_events;
     return render(scene, o);
 }
 

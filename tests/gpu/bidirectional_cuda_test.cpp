@@ -165,17 +165,7 @@ TEST(BidirectionalCpuGpuAgreement, VcmS2LongMergeQueriesAgree) {
     WF_REQUIRE_CUDA_DEVICE();
     HostScene scene = test::load_smallvcm_scene("s2-point.json");
     const auto run = [&](BackendKind backend, uint32_t seed) {
-        RenderOptions o;
-        o.settings = scene.settings;
-        o.settings.width = o.settings.height = 64;
-        o.settings.max_depth = 10;
-        o.settings.spp = 4;
-        o.settings.seed = seed;
-        o.settings.integrator = "vcm";
-        o.settings.light_paths = 512 * 512;
-        o.backend = backend;
-        o.collect_stage_times = true;  // and the counters
-        return render(scene, o);
+        return test::render_estimator(scene, EstimatorSpec{"vcm", backend, 4, 512 * 512}, 64, 10, seed, true);
     };
     const auto merges = [](const RenderResult& r) {
         for (const RenderCounter& c : r.stats.counters)

@@ -281,11 +281,11 @@ private:
         }
         if (techniques_.merge) {
             for (uint32_t b = 0; b < count; ++b) {
-                VcmIteration& it = ctx.iterations[b];
+                const VcmIteration& it = ctx.iterations[b];
                 LightVertexView block = ctx.light_vertices.from(b * per_iteration);
+                // it.grid is prepare()'s view already: the build fills its cells in place.
                 grids_[b].build_from_buckets(backend_, ctx.light_vertex_buckets + b * per_iteration,
                                              uint32_t(per_iteration), ctx.light_vertex_counts + b);
-                it.grid = grids_[b].view();
                 if (gltf) gather_merge_vertices<CoverageBsdf>(backend_, it, block, uint32_t(per_iteration));
                 else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
             }
