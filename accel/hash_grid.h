@@ -337,11 +337,14 @@ public:
     // prepare() returned: bucket[i] for i < min(*count, n), count in backend memory as
     // above. The build then reads 4 bytes per point instead of the point (a 12-byte
     // position, which in an array of records costs a 32-byte sector).
-    void build_from_buckets(Backend& backend, const uint32_t* buckets, uint32_t n, const uint32_t* count) {
+    // count_cells_used = false leaves out the cells-used pass (a statistic only: the
+    // counter then reads 0), one launch over the buckets.
+    void build_from_buckets(Backend& backend, const uint32_t* buckets, uint32_t n, const uint32_t* count,
+                            bool count_cells_used = true) {
         if (!prepared_)
             throw std::invalid_argument("HashGrid::build_from_buckets: call prepare() before, for the buckets' layout");
         check_size("HashGrid::build_from_buckets", n);
-        build_sorted(backend, HashGridStoredBuckets{buckets}, nullptr, n, count);
+        build_sorted(backend, HashGridStoredBuckets{buckets}, nullptr, n, count, count_cells_used);
     }
 
     // Both point forms above (public only because nvcc's device lambdas may not be
@@ -358,7 +361,8 @@ public:
     // against the reservation) by bucket_of(i), skipping those with valid[i] == 0 (valid
     // may be null). Public for the same reason as build().
     template <class BucketOf>
-    void build_sorted(Backend& backend, BucketOf bucket_of, const uint8_t* valid, uint32_t n, const uint32_t* count) {
+    void build_sorted(Backend& backend, BucketOf bucket_of, const uint8_t* valid, uint32_t n, const uint32_t* count,
+                      bool count_cells_used = true) {
         prepared_ = false;  // a later build_from_buckets needs buckets of a new prepare()
         const uint32_t num_buckets = num_buckets_;
         uint32_t* offsets = offsets_.data();
@@ -379,9 +383,11 @@ public:
             }
         });
         backend.exclusive_scan("build_hash_grid_scan", offsets + 1, offsets + 1, num_buckets + 1);
-        backend.parallel_for("build_hash_grid_cells_used", num_buckets, WF_LAMBDA(uint32_t b) {
-            hash_grid_count_used(counters, b, offsets[b + 2] > offsets[b + 1]);
-        });
+        if (count_cells_used) {
+            backend.parallel_for("build_hash_grid_cells_used", num_buckets, WF_LAMBDA(uint32_t b) {
+                hash_grid_count_used(counters, b, offsets[b + 2] > offsets[b + 1]);
+            });
+        }
         backend.parallel_for("build_hash_grid_scatter", launched, WF_LAMBDA(uint32_t t) {
             // The cells-used pass has finished: fold its slots into the total, slot k by
             // thread k mod launched (in parallel: one thread summing them all serialises
@@ -408,7 +414,8 @@ public:
     }
 
     // Number of non-empty buckets of the last build, computed on the device (for
-    // --stats): a pointer to one uint32_t in backend memory.
+    // --stats; 0 after a build without the cells-used pass): a pointer to one uint32_t
+    // in backend memory.
     const uint32_t* cells_used_counter() const { return used_counters_.data(); }
 
     uint32_t num_buckets() const { return num_buckets_; }

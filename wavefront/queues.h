@@ -21,9 +21,11 @@ struct SlotQueue {
     uint32_t* size;   // one counter in backend memory
     uint32_t capacity;
 
-    WF_HD void push(uint32_t slot) const {
+    // Returns the index the slot took (a stage may write a record of its own there).
+    WF_HD uint32_t push(uint32_t slot) const {
         uint32_t at = atomic_push_index(size);
         items[at] = slot;  // capacity = number of slots: each slot is pushed at most once
+        return at;
     }
 };
 

@@ -66,6 +66,7 @@ struct VcmContext {
     uint32_t* light_vertex_counts;   // [batch iteration]: entries claimed in its block (zeroed per batch)
     uint32_t* light_vertex_buckets;  // merging: [entry] the vertex's bucket in its iteration's grid; else null
     uint32_t* light_path_vertices;   // [batch light path * vertex_stride + k - 1]: its vertex of path length k, or kNoLightVertex
+    MergeQuery* merge_queries;       // merging: [index in the bounce's camera vertex queue] its query; else null
     uint32_t vertex_stride;          // max path length - 1: the most vertices a light path stores
     uint32_t num_light_paths;        // per iteration
     VcmTechniques techniques;

@@ -111,6 +111,34 @@ TEST(HashGrid, BuildRunsAsNamedStages) {
                                                 "build_hash_grid_scatter"}));
 }
 
+// The cells-used pass is a statistic only: a build without it lays the points out the
+// same, runs one launch less, and its counter reads 0.
+TEST(HashGrid, BuildWithoutTheCellsUsedPassLaysOutTheSame) {
+    const std::vector<Vec3f> points = test::uniform_points(5000, Vec3f(0.0f), Vec3f(1.0f), 3);
+    const std::vector<uint32_t> count{5000};
+    std::vector<uint32_t> starts[2], sorted[2], used(2), launches(2);
+    for (int counted = 0; counted < 2; ++counted) {
+        CpuBackend backend;
+        HashGrid<CpuBackend> grid;
+        grid.reserve(5000);
+        const HashGridView layout = grid.prepare(test::unit_box(), 0.02f);
+        std::vector<uint32_t> buckets(points.size());
+        for (size_t i = 0; i < points.size(); ++i) buckets[i] = layout.bucket_of(points[i]);
+        grid.build_from_buckets(backend, buckets.data(), 5000, count.data(), counted == 1);
+        const HashGridView v = grid.view();
+        starts[counted].assign(v.cell_starts, v.cell_starts + v.num_buckets + 1);
+        sorted[counted].assign(v.sorted_indices, v.sorted_indices + 5000);
+        used[counted] = *grid.cells_used_counter();
+        launches[counted] = uint32_t(backend.stages().rows().size());
+    }
+    EXPECT_EQ(starts[0], starts[1]);
+    EXPECT_TRUE(test::same_buckets(starts[0].data(), sorted[0].data(), starts[1].data(), sorted[1].data(),
+                                   uint32_t(starts[0].size() - 1)));
+    EXPECT_GT(used[1], 1000u);
+    EXPECT_EQ(used[0], 0u);
+    EXPECT_EQ(launches[0] + 1, launches[1]);
+}
+
 // for_each_bucket and candidates (the form merge uses, with the points gathered in
 // bucket order): the ranges are disjoint, the points within r among them are exactly
 // the brute-force set, also when every cell shares one bucket, and candidate t's

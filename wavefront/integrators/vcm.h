@@ -123,10 +123,11 @@ public:
                 techniques_.merge ? b * HashGrid<Backend>::reserved_bytes(uint32_t(entries), uint32_t(entries / 4)) : 0;
             const uint64_t camera_slots = techniques_.light_trace_only ? 0 : m.camera_wave;
             // Path state twice (survivors move between two buffers, compact_moving_paths.h),
-            // two light queues and four camera queues of a slot each.
+            // two light queues and four camera queues of a slot each, and the merge queries.
             m.needed = m.vertex_bytes + grid_bytes +
                        uint64_t(m.light_wave) * (2 * LightPathStorage<Backend>::kBytesPerElement + 2 * sizeof(uint32_t)) +
-                       camera_slots * (2 * CameraPathStorage<Backend>::kBytesPerElement + 4 * sizeof(uint32_t)) +
+                       camera_slots * (2 * CameraPathStorage<Backend>::kBytesPerElement + 4 * sizeof(uint32_t) +
+                                       (techniques_.merge ? sizeof(MergeQuery) : 0)) +
                        m.shadow_capacity * ShadowRayStorage<Backend>::kBytesPerElement + connection_bytes +
                        kSmallBuffersBytes;
             return m;
@@ -168,6 +169,7 @@ public:
             for (auto& b : camera_paths_) b.allocate(camera_wave_);
             for (auto* q : {&camera_active_, &camera_surface_, &camera_escaped_, &camera_vertices_})
                 q->resize(camera_wave_);
+            if (techniques_.merge) merge_queries_.resize(camera_wave_);
             camera_counters_.allocate(s.max_depth);
             vertex_counts_.resize(s.max_depth);
             if (techniques_.connect) {
@@ -243,6 +245,7 @@ private:
         ctx.light_vertex_counts = light_vertex_counts_.data();
         ctx.light_vertex_buckets = techniques_.merge ? light_vertex_buckets_.data() : nullptr;
         ctx.light_path_vertices = light_path_vertices_.data();
+        ctx.merge_queries = techniques_.merge && !techniques_.light_trace_only ? merge_queries_.data() : nullptr;
         light_vertex_counts_.fill_zero();
         ctx.vertex_stride = stride_;
         ctx.num_light_paths = num_light_paths_;
@@ -284,8 +287,9 @@ private:
                 const VcmIteration& it = ctx.iterations[b];
                 LightVertexView block = ctx.light_vertices.from(b * per_iteration);
                 // it.grid is prepare()'s view already: the build fills its cells in place.
+                // The buckets used are counted only for statistics (--stats).
                 grids_[b].build_from_buckets(backend_, ctx.light_vertex_buckets + b * per_iteration,
-                                             uint32_t(per_iteration), ctx.light_vertex_counts + b);
+                                             uint32_t(per_iteration), ctx.light_vertex_counts + b, ctx.counters != nullptr);
                 if (gltf) gather_merge_vertices<CoverageBsdf>(backend_, it, block, uint32_t(per_iteration));
                 else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
             }
@@ -430,6 +434,7 @@ private:
     ShadowRayStorage<Backend> shadow_rays_;
     Items light_active_, light_surface_;
     Items camera_active_, camera_surface_, camera_escaped_, camera_vertices_;
+    typename Backend::template Buffer<MergeQuery> merge_queries_;  // at camera_vertices_'s indices (merging)
     Items vertex_counts_;
     ConnectionStorage<Backend> connections_;  // camera-vertex to light-vertex connections of a bounce
     Items connection_counts_;

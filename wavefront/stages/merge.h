@@ -60,24 +60,24 @@ WF_HD_INLINE void scan_merge_candidates(const HashGridCandidates& candidates, co
     }
 }
 
+// vertices: the bounce's camera vertex queue, whose entry i has its query at
+// ctx.merge_queries[i] (written by shade_surface).
 template <class BsdfT, class Backend>
 void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices) {
-    for_all_queued(backend, "merge", vertices, WF_LAMBDA(uint32_t slot) {
+    for_all_items(backend, "merge", vertices.size, vertices.capacity, 1, WF_LAMBDA(uint32_t i) {
+        // The scan needs only the query; the vertex (its surface point and BSDF, some 25
+        // registers) is built after a chunk's scan, for the chunk's accepted candidates:
+        // built before the scan, for the point and the delta test, it cost a quarter of
+        // the stage's instructions and a chain of dependent loads per query, and live
+        // through the scan it pushed the loop over the register cap. A chunk with nothing
+        // accepted builds nothing.
+        const MergeQuery query = ctx.merge_queries[i];
+        if (query.max_light_length == 0) return;  // a delta BSDF: nothing to merge
+        const uint32_t slot = vertices.items[i];
         const CameraPathView& p = ctx.camera_paths;
-        // The vertex is built here for its point and its delta test only; what else it
-        // holds (the BSDF, some 25 registers) is built again, after a chunk's scan, for
-        // the chunk's accepted candidates: live through the scan it pushed the loop over
-        // the register cap (query point and ranges reloaded from local memory every batch).
-        // A chunk with nothing accepted builds nothing.
-        Vec3f q;
-        {
-            const auto v = subpath_vertex<BsdfT>(ctx.scene, p, slot, true);
-            if (v.bsdf.is_delta()) return;
-            q = v.sp.p;
-        }
+        const Vec3f q = query.point;
         const VcmIteration& it = ctx.iteration_of_camera_path(slot);
-        // Queued vertices are shorter than the longest path: no wrap-around.
-        const uint32_t max_light_length = ctx.max_path_length - p.path_length[slot];
+        const uint32_t max_light_length = query.max_light_length;
         Vec3f sum(0.0f);
         uint32_t merged = 0;
         scan_merge_candidates(it.grid.candidates(q), it.merge_points, q, it.grid.radius_sq, max_light_length,

@@ -1,7 +1,8 @@
 // Stage `shade_surface` (bidirectional family): at each camera-path hit, completes
 // the MIS quantities and the glTF volume absorption (vcm_vertex.h) of the segment just
 // traced, adds emission with its full MIS weight (eqs. 42-43), and queues the vertex for
-// connect, merge and scatter unless the path has reached the maximum length. A point glTF
+// connect, merge and scatter unless the path has reached the maximum length (with its
+// merge query when merging: the point and the longest light sub-path). A point glTF
 // alpha cuts out passes the path on (vcm_vertex.h, passes_through_at_hit); a partly
 // covered one (BLEND) is a vertex like any other here, whose pass-through scatter samples.
 #pragma once
@@ -43,7 +44,10 @@ void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<Camera
             }
         }
         if (length >= ctx.max_path_length) return;
-        vertices.push(slot);
+        const uint32_t at = vertices.push(slot);
+        // Merging: the query merge scans the grid from (wavefront/state/merge_vertex.h).
+        if (ctx.merge_queries)
+            ctx.merge_queries[at] = MergeQuery{v.sp.p, v.bsdf.is_delta() ? 0u : ctx.max_path_length - length};
     });
 }
 
