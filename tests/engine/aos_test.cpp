@@ -67,6 +67,14 @@ TEST(Aos, LightVertexRecordsAreThreeSectors) {
     EXPECT_EQ(sizeof(LightVertexRecord), 96u);
     // The lean instantiation reads up to the continuation; the glTF fields come after it.
     EXPECT_LE(offsetof(LightVertexRecord, continuation) + sizeof(float), offsetof(LightVertexRecord, prim));
+    // What gather_merge_vertices copies lies in the first two sectors.
+    for (size_t end : {offsetof(LightVertexRecord, position) + sizeof(Vec3f),
+                       offsetof(LightVertexRecord, path_length) + sizeof(uint32_t),
+                       offsetof(LightVertexRecord, dir_fix) + sizeof(Vec3f), offsetof(LightVertexRecord, d_vcm) + sizeof(float),
+                       offsetof(LightVertexRecord, throughput) + sizeof(Vec3f), offsetof(LightVertexRecord, d_vm) + sizeof(float),
+                       offsetof(LightVertexRecord, continuation) + sizeof(float),
+                       offsetof(LightVertexRecord, normal) + sizeof(Vec3f)})
+        EXPECT_LE(end, 64u);
 }
 
 TEST(Aos, HashGridOverAnAosFieldIsTheGridOverAnArray) {
