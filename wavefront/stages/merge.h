@@ -33,7 +33,9 @@ inline constexpr uint32_t kMergeChunk = 32;
 template <class F>
 WF_HD_INLINE void scan_merge_candidates(const HashGridCandidates& candidates, const MergePoint* points, Vec3f q,
                                         float radius_sq, uint32_t max_light_length, F&& on_chunk) {
-    constexpr uint32_t kBatch = 4;
+    // Eight loads in flight per lane: 0.3 to 0.5% faster on s2 than four (H100), with
+    // no spills in the lean instantiation.
+    constexpr uint32_t kBatch = 8;
     static_assert(kMergeChunk % kBatch == 0 && kMergeChunk <= 32, "batches tile a chunk; a chunk is a 32-bit mask");
     for (uint32_t chunk = 0; chunk < candidates.count; chunk += kMergeChunk) {
         const uint32_t chunk_end = std::min(candidates.count, chunk + kMergeChunk);
