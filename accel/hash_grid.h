@@ -26,14 +26,15 @@
 // middle of its cell, or when the coordinates are so large (> 2^23 cells from the
 // origin) that floats no longer resolve a cell.
 //
-// Build: a counting sort, five backend launches and no host round trip, over the points
+// Build: a counting sort, five backend launches (four without the cells-used statistic,
+// which the caller may leave out) and no host round trip, over the points
 // (build) or over their buckets computed in advance against the layout prepare() fixed
 // (build_from_buckets: the light pass computes each light vertex's bucket as it stores
 // it, so the build reads 4 bytes per vertex instead of a 96-byte record's sector).
 //   build_hash_grid_clear       zero the bucket counters and the cells-used counters
 //   build_hash_grid_count       counter[b] += 1 per valid point (atomic, result unused)
 //   build_hash_grid_scan        exclusive scan of the counters, in place: bucket starts
-//   build_hash_grid_cells_used  count the non-empty buckets (starts differ)
+//   build_hash_grid_cells_used  count the non-empty buckets (starts differ; optional)
 //   build_hash_grid_scatter     each point takes the next slot of its bucket (atomic cursor)
 // Why the offset by one: offsets_ has num_buckets + 2 entries and bucket b counts in
 // offsets_[b + 1]. After the scan offsets_[b + 1] = start(b), which is b's cursor;

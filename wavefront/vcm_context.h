@@ -13,6 +13,7 @@
 #include "wavefront/state/camera_path.h"
 #include "wavefront/state/light_path.h"
 #include "wavefront/state/light_vertex.h"
+#include "wavefront/state/merge_query.h"
 #include "wavefront/state/merge_vertex.h"
 #include "wavefront/vcm_mis.h"
 

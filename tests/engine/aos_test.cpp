@@ -65,8 +65,12 @@ TEST(Aos, ViewFieldsAreTheRecordsFields) {
 
 TEST(Aos, LightVertexRecordsAreThreeSectors) {
     EXPECT_EQ(sizeof(LightVertexRecord), 96u);
-    // The lean instantiation reads up to the continuation; the glTF fields come after it.
-    EXPECT_LE(offsetof(LightVertexRecord, continuation) + sizeof(float), offsetof(LightVertexRecord, prim));
+    // The glTF fields (prim, hit_u, hit_v) come last: the lean instantiation reads none of them.
+    for (size_t end : {offsetof(LightVertexRecord, continuation) + sizeof(float),
+                       offsetof(LightVertexRecord, position_error) + sizeof(Vec3f),
+                       offsetof(LightVertexRecord, material) + sizeof(uint32_t),
+                       offsetof(LightVertexRecord, d_vc) + sizeof(float)})
+        EXPECT_LE(end, offsetof(LightVertexRecord, prim));
     // What gather_merge_vertices copies lies in the first two sectors.
     for (size_t end : {offsetof(LightVertexRecord, position) + sizeof(Vec3f),
                        offsetof(LightVertexRecord, path_length) + sizeof(uint32_t),

@@ -360,5 +360,27 @@ TEST(EstimatorAgreementCpu, PointS2WithDiffuseBallsPtAgreesWithVcm) {  // ~3.1 s
     test::check_estimators_agree(scene, spec("vcm", 32, 4096), {spec("pt", 128, 0)}, opt, {}, "s2 diffuse balls");
 }
 
+// --stats counts the merging integrators' events; the hash grid's buckets are counted by
+// a pass that runs only then. With events counted, a grid over ~20k light vertices fills
+// hundreds of buckets, no more than it holds vertices.
+TEST(BidirectionalStatsCpu, MergingIntegratorsCountBucketsAndMerges) {
+    const HostScene scene = test::load_smallvcm_scene("s2-point.json");
+    for (const char* integrator : {"ppm", "bpm", "vcm"}) {
+        test::EstimatorSpec e;
+        e.integrator = integrator;
+        const RenderResult r = test::render_estimator(scene, e, 64, 10, 1, true);
+        double buckets = -1, stored = -1, merged = -1;
+        for (const RenderCounter& c : r.stats.counters) {
+            if (c.name == "hash grid buckets used") buckets = c.value;
+            if (c.name == "light vertices stored") stored = c.value;
+            if (c.name == "light vertices merged") merged = c.value;
+        }
+        EXPECT_GT(stored, 1000.0) << integrator;
+        EXPECT_GT(buckets, 100.0) << integrator;
+        EXPECT_LE(buckets, stored) << integrator;
+        EXPECT_GT(merged, 0.0) << integrator;
+    }
+}
+
 }  // namespace
 }  // namespace wf

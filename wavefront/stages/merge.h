@@ -67,12 +67,10 @@ WF_HD_INLINE void scan_merge_candidates(const HashGridCandidates& candidates, co
 template <class BsdfT, class Backend>
 void merge(Backend& backend, const VcmContext& ctx, SlotQueue<CameraPathView> vertices) {
     for_all_items(backend, "merge", vertices.size, vertices.capacity, 1, WF_LAMBDA(uint32_t i) {
-        // The scan needs only the query; the vertex (its surface point and BSDF, some 25
-        // registers) is built after a chunk's scan, for the chunk's accepted candidates:
-        // built before the scan, for the point and the delta test, it cost a quarter of
-        // the stage's instructions and a chain of dependent loads per query, and live
-        // through the scan it pushed the loop over the register cap. A chunk with nothing
-        // accepted builds nothing.
+        // The scan needs only the query (wavefront/state/merge_query.h says why); the
+        // vertex (its surface point and BSDF, some 25 registers) is built after a chunk's
+        // scan, for the chunk's accepted candidates: live through the scan it pushed the
+        // loop over the register cap. A chunk with nothing accepted builds nothing.
         const MergeQuery query = ctx.merge_queries[i];
         if (query.max_light_length == 0) return;  // a delta BSDF: nothing to merge
         const uint32_t slot = vertices.items[i];

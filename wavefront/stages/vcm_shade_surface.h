@@ -45,7 +45,7 @@ void vcm_shade_surface(Backend& backend, const VcmContext& ctx, SlotQueue<Camera
         }
         if (length >= ctx.max_path_length) return;
         const uint32_t at = vertices.push(slot);
-        // Merging: the query merge scans the grid from (wavefront/state/merge_vertex.h).
+        // Merging: the query merge scans the grid from (wavefront/state/merge_query.h).
         if (ctx.merge_queries)
             ctx.merge_queries[at] = MergeQuery{v.sp.p, v.bsdf.is_delta() ? 0u : ctx.max_path_length - length};
     });

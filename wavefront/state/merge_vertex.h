@@ -31,14 +31,4 @@ struct alignas(16) MergeVertex {
 };
 static_assert(sizeof(MergeVertex) == 48, "three 16-byte loads");
 
-// A camera vertex's merge query, written by shade_surface at the vertex's index in the
-// bounce's vertex queue (VcmContext::merge_queries): the query point, and how long a
-// light sub-path it may merge with. merge scans the grid from it, so a vertex's surface
-// point and BSDF are rebuilt only when a chunk of candidates accepted one.
-struct alignas(16) MergeQuery {
-    Vec3f point;                // the vertex's hit point (surface_point(...).p)
-    uint32_t max_light_length;  // max path length - camera path length; 0: delta BSDF, no merging
-};
-static_assert(sizeof(MergeQuery) == 16, "one merge query is one 16-byte load");
-
 }  // namespace wf
