@@ -16,6 +16,7 @@
 
 #include <tiny_gltf.h>
 
+#include "io/gltf_container.h"
 #include "io/gltf_scene.h"
 #include "io/mesh.h"
 #include "io/mesh_transform.h"
@@ -433,6 +434,7 @@ GltfScene read_gltf_scene(const std::string& path, bool full, std::vector<std::s
     tinygltf::Model model;
     std::string err, warn;
     bool binary = mesh_format_of(path) == MeshFormat::Glb;
+    gltf_io::check_gltf_container(path, bytes, binary, base_dir);
     bool ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, reinterpret_cast<const unsigned char*>(bytes.data()),
                                                    unsigned(bytes.size()), base_dir)
                      : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), base_dir);

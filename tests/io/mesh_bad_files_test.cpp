@@ -185,8 +185,56 @@ TEST(MeshBadGltf, ExternalBufferReadsLikeTheEmbeddedOne) {  // the harness of th
 TEST(MeshBadGltf, MalformedJsonAndMissingBuffer) {
     EXPECT_CONTAINS(mesh_error("a.gltf", "{\"asset\": {\"version\": \"2.0\"}, "), "tinygltf: ");
     std::string e = gltf_error("b", triangle_buffer(), [](nlohmann::json& g) { g["buffers"][0]["uri"] = "missing.bin"; });
-    EXPECT_CONTAINS(e, "missing.bin");
-    EXPECT_CONTAINS(mesh_error("c.glb", std::string("glTF\x02\0\0\0", 8)), "tinygltf: ");  // a GLB cut after its magic
+    EXPECT_CONTAINS(e, "buffers[0].uri \"missing.bin\": no such file (looked for ");
+    e = gltf_error("c", triangle_buffer().substr(0, 52), [](nlohmann::json& g) { g["buffers"][0]["byteLength"] = 104; });
+    EXPECT_CONTAINS(e, "buffers[0].uri \"c.bin\": 52 bytes, but its byteLength is 104");
+    // Escapes in a URI are decoded before the file is looked for.
+    test::write_file(test::temp_folder("wf_mesh_bad") + "/d e.bin", triangle_buffer());
+    std::ifstream f(test::source_dir() + "/tests/data/meshes/triangle.gltf");
+    nlohmann::json g = nlohmann::json::parse(f);
+    g["buffers"][0]["uri"] = "d%20e.bin";
+    EXPECT_EQ(read_gltf(test::write_file(test::temp_folder("wf_mesh_bad") + "/d.gltf", g.dump())).size(), 2u);
+}
+
+// triangle.gltf as a GLB: the JSON chunk, then triangle_buffer() as the BIN chunk.
+std::string triangle_glb() {
+    std::ifstream f(test::source_dir() + "/tests/data/meshes/triangle.gltf");
+    nlohmann::json g = nlohmann::json::parse(f);
+    const std::string bin = triangle_buffer();
+    g["buffers"] = nlohmann::json::array({{{"byteLength", bin.size()}}});
+    std::string text = g.dump();
+    while (text.size() % 4) text += ' ';
+    auto le32 = [](uint32_t v) {
+        std::string s;
+        for (int shift = 0; shift < 32; shift += 8) s += char((v >> shift) & 0xff);
+        return s;
+    };
+    return "glTF" + le32(2) + le32(uint32_t(12 + 8 + text.size() + 8 + bin.size())) + le32(uint32_t(text.size())) +
+           "JSON" + text + le32(uint32_t(bin.size())) + std::string("BIN\0", 4) + bin;
+}
+
+// A GLB whose header, chunks or BIN buffer do not fit the file says which, with the sizes.
+TEST(MeshBadGltf, TruncatedAndInconsistentGlbAreNamed) {
+    const std::string glb = triangle_glb();
+    std::string path = test::write_file(test::temp_folder("wf_mesh_bad") + "/whole.glb", glb);
+    EXPECT_EQ(read_gltf(path).size(), 2u) << "the harness's GLB reads";
+    EXPECT_CONTAINS(mesh_error("a.glb", std::string("glTF\x02\0\0\0", 8)), "truncated GLB: 8 bytes, less than the 12-byte header");
+    EXPECT_CONTAINS(mesh_error("b.glb", glb.substr(0, glb.size() - 30)),
+                    "truncated GLB: the header says " + std::to_string(glb.size()) + " bytes, the file has " +
+                        std::to_string(glb.size() - 30));
+    EXPECT_CONTAINS(mesh_error("c.glb", "gltf" + glb.substr(4)), "not a binary glTF: the file does not start with \"glTF\"");
+    std::string v1 = glb;
+    v1[4] = 1;
+    EXPECT_CONTAINS(mesh_error("d.glb", v1), "GLB version 1: only version 2 is read");
+    // The BIN chunk declares fewer bytes than buffer 0's byteLength (the header still fits).
+    std::string short_bin = glb;
+    const size_t bin_header = glb.size() - triangle_buffer().size() - 8;
+    short_bin[bin_header] = char(uint8_t(short_bin[bin_header]) - 8);
+    EXPECT_CONTAINS(mesh_error("e.glb", short_bin), "buffers[0]: byteLength 104, but the GLB's BIN chunk holds 96 bytes");
+    // A JSON chunk longer than the file.
+    std::string long_json = glb;
+    long_json[13] = char(0x7f);
+    EXPECT_CONTAINS(mesh_error("f.glb", long_json), "GLB: the JSON chunk of ");
 }
 
 TEST(MeshBadGltf, AccessorCountsLargerThanTheData) {
