@@ -149,6 +149,16 @@ TEST(GltfCli, BadGltfExitsWith2AndOneLineNamingTheFileAndThePlace) {
         d.primitive()["material"] = d.material({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", tex}}}}}});
         cases.push_back({"missing_image.gltf", "absent.png", d.document().dump()});
     }
+    {
+        const std::string glb = test::GltfDoc().glb();
+        cases.push_back({"truncated.glb", "truncated GLB: the header says", glb.substr(0, glb.size() / 2)});
+    }
+    {
+        test::GltfDoc d;
+        json doc = d.document();
+        doc["buffers"][0] = {{"byteLength", d.bin.size()}, {"uri", "absent.bin"}};
+        cases.push_back({"missing_buffer.gltf", "buffers[0].uri \"absent.bin\"", doc.dump()});
+    }
     for (const Bad& b : cases) {
         const std::string model = write_bytes(b.name, b.bytes);
         RunResult r = run_wavefront("render '" + model + "' -o '" + test::temp_folder("wf_gltf_cli") + "/bad.png'" + kSmall);
