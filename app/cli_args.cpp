@@ -18,7 +18,7 @@ namespace {
 constexpr std::string_view kRenderOptions[] = {
     "-o",     "--output",      "--spp",  "--time",    "--width",      "--height",     "--max-depth", "--seed",
     "--integrator", "--light-paths", "--backend", "--stats", "--max-memory", "--threads", "--quiet", "-q", "--help",
-    "-h", "--tonemap", "--exposure", "--env", "--camera", "--light-selection", "--aov"};
+    "-h", "--tonemap", "--exposure", "--env", "--camera", "--light-selection", "--aov", "--material-sort"};
 
 // The largest --max-memory: 2^40 MiB (an exbibyte) keeps the byte count far from overflow.
 constexpr uint64_t kMaxMemoryMib = uint64_t(1) << 40;
@@ -41,7 +41,8 @@ std::string build_usage() {
            "                  [--backend auto|cuda|cpu] [--max-memory MiB] [--threads N]\n"
            "                  [--tonemap " + curves + "] [--exposure EV]\n"
            "                  [--env MAP.hdr|.exr] [--camera N] [--light-selection power|uniform]\n"
-           "                  [--aov albedo,normal,depth] [--stats FILE.json] [--quiet]\n"
+           "                  [--aov albedo,normal,depth] [--material-sort auto|on|off]\n"
+           "                  [--stats FILE.json] [--quiet]\n"
            "  wavefront info       list the backends, the GPU code of this build and the devices\n"
            "  wavefront --help | --version\n"
            "SCENE: a scene file (.json) or a mesh file (.obj, .ply, .gltf, .glb). An OBJ or PLY file\n"
@@ -68,6 +69,9 @@ std::string build_usage() {
            "albedo (albedo.R/G/B), shading normal facing the camera (normal.X/Y/Z) and ray distance\n"
            "(depth.Z) of the first surface each camera ray hits, averaged over the pixel's samples;\n"
            "0 where the ray leaves the scene (docs/aov.md). Not with lt, which traces no camera rays.\n"
+           "--material-sort on makes pt sort each bounce's hits by material before shading (the\n"
+           "same image; faster where materials take very different shading code, as glTF clear\n"
+           "coats among plain materials: bench/NOTES.md); auto, the default, is off. pt only.\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 
@@ -123,6 +127,13 @@ bool same_file(const std::string& a, const std::string& b) {
 const std::string& cli_usage() {
     static const std::string usage = build_usage();
     return usage;
+}
+
+MaterialSortMode parse_material_sort(const std::string& flag, const std::string& text) {
+    if (text == "auto") return MaterialSortMode::Auto;
+    if (text == "on") return MaterialSortMode::On;
+    if (text == "off") return MaterialSortMode::Off;
+    throw UsageError(flag + ": expected auto, on or off, got '" + text + "'");
 }
 
 AovSet parse_aov_list(const std::string& flag, const std::string& text) {
@@ -202,6 +213,7 @@ CliArgs parse_cli_args(const std::vector<std::string>& args) {
         else if (a == "--exposure") out.exposure = parse_exposure(a, value());
         else if (a == "--light-selection") out.light_selection = value();
         else if (a == "--aov") out.aovs = parse_aov_list(a, value());
+        else if (a == "--material-sort") out.material_sort = parse_material_sort(a, value());
         else if (a == "--quiet" || a == "-q") out.quiet = true;
         else if (a == "--backend") out.backend = parse_backend(value());
         else if (a == "-h" || a == "--help") {

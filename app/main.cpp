@@ -111,6 +111,12 @@ int run_render(const wf::CliArgs& args) {
         throw wf::UsageError(problem);
     if (std::string problem = wf::integrator_scene_problem(integrator->kind, scene); !problem.empty())
         throw wf::UsageError(args.scene_path + ": " + problem + " (integrator " + options.settings.integrator + ")");
+    if (args.material_sort) {
+        if (*args.material_sort == wf::MaterialSortMode::On && integrator->kind != wf::IntegratorKind::Pt)
+            throw wf::UsageError("--material-sort on: only pt sorts its hits by material, not " +
+                                 options.settings.integrator);
+        options.material_sort = *args.material_sort;
+    }
     if (args.time_seconds) {
         options.time_budget_seconds = *args.time_seconds;
         if (!args.spp) options.settings.spp = 0xffffffffu;  // the clock decides

@@ -76,8 +76,10 @@ struct RenderSettings {
 };
 
 // Whether pt sorts each bounce's surface queue by material before shading
-// (wavefront/stages/sort_by_material.h): a benchmark knob, the image is the same.
-// Auto: where bench/NOTES.md measured it faster.
+// (wavefront/stages/sort_by_material.h; --material-sort): the image is the same. Auto is
+// off: measured on five glTF samples (bench/NOTES.md), sorting paid only on ClearCoatTest
+// (6%), where coated and plain materials take different shading code, and lost 4-19%
+// elsewhere; no rule yet tells such scenes apart in advance.
 enum class MaterialSortMode : uint8_t { Auto, On, Off };
 
 // The names of LightSelectionMode, in its order: --light-selection and render.light_selection.

@@ -54,6 +54,10 @@ TEST(CliArgs, ParsesEveryRenderOption) {
     EXPECT_EQ(a.backend, BackendKind::Cpu);
     EXPECT_EQ(a.stats_path, "st.json");
     EXPECT_TRUE(a.quiet);
+    EXPECT_FALSE(a.material_sort);
+    for (auto [text, mode] : {std::pair{"auto", MaterialSortMode::Auto}, std::pair{"on", MaterialSortMode::On},
+                              std::pair{"off", MaterialSortMode::Off}})
+        EXPECT_EQ(parse_cli_args({"render", "s.json", "--material-sort", text}).material_sort, mode) << text;
 }
 
 TEST(CliArgs, RejectsBadArgumentsWithTheirName) {
@@ -72,6 +76,8 @@ TEST(CliArgs, RejectsBadArgumentsWithTheirName) {
     EXPECT_NE(message({"render", "s.json", "--backend", "tpu"}).find("--backend"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--integrator", "magic"}).find("--integrator"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--bogus"}).find("--bogus"), std::string::npos);
+    EXPECT_NE(message({"render", "s.json", "--material-sort", "yes"}).find("--material-sort: expected auto, on or off"),
+              std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--seed"}).find("missing value"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--time", "-1"}).find("--time"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--time", "nan"}).find("--time"), std::string::npos);

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -144,6 +145,35 @@ TEST(CliEndToEnd, ThreadCountSetsTheCpuThreadsAndLeavesTheImageAsItWas) {
         differing += !(one.pixels[i].x == three.pixels[i].x && one.pixels[i].y == three.pixels[i].y &&
                        one.pixels[i].z == three.pixels[i].z);
     EXPECT_EQ(differing, 0u);  // pt is bit for bit the same on any thread count (README, Determinism)
+    std::filesystem::remove_all(dir);
+}
+
+// --material-sort on sorts pt's hits by material: the same image as without (one thread,
+// one seed); the other integrators do not sort, and asking them to is an error.
+TEST(CliEndToEnd, MaterialSortLeavesPtsImageAsItWasAndOnlyPtSorts) {
+    const std::string dir = testing::TempDir() + "/wf_msort_" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    const std::string scene = "render '" + test::source_dir() + "/scenes/cornell-box.json' --width 48 --height 32 "
+                              "--spp 2 --seed 3 --backend cpu --threads 1";
+    auto render = [&](const std::string& mode) {
+        const std::string out = dir + "/" + mode + ".exr", stats = dir + "/" + mode + ".json";
+        RunResult r = run_wavefront(scene + " -o '" + out + "' --material-sort " + mode + " --stats '" + stats + "'");
+        EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+        std::ifstream f(stats);
+        const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(text.find("\"sort_by_material\"") != std::string::npos, mode == "on") << mode;  // the stage ran
+        return read_image(out);
+    };
+    const Image on = render("on"), off = render("off");
+    ASSERT_EQ(on.pixel_count(), 48u * 32u);
+    ASSERT_EQ(off.pixel_count(), on.pixel_count());
+    for (size_t i = 0; i < on.pixel_count(); ++i)
+        ASSERT_TRUE(on.pixels[i].x == off.pixels[i].x && on.pixels[i].y == off.pixels[i].y &&
+                    on.pixels[i].z == off.pixels[i].z)
+            << "pixel " << i;
+    RunResult r = run_wavefront(scene + " -o '" + dir + "/v.png' --integrator vcm --material-sort on");
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("--material-sort on: only pt sorts"), std::string::npos) << r.stderr_text;
     std::filesystem::remove_all(dir);
 }
 
