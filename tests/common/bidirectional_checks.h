@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -107,18 +108,36 @@ inline void expect_replicate_mean(const char* what, const AnalyticRun& run, cons
     EXPECT_LT(m.standard_error, run.max_relative_error * expected) << run.integrator << ": too noisy to be a test";
 }
 
-// Image means (all pixels and channels) of kReplicates renders, seeds 1..K; none may drop a sample as NaN/Inf.
+// Image means (all channels; all pixels, or those pixel(x, y) keeps) of kReplicates
+// renders, seeds 1..K; none may drop a sample as NaN/Inf.
 inline std::vector<double> replicate_image_means(const HostScene& scene, const EstimatorSpec& e, uint32_t size,
-                                                 uint32_t max_depth) {
+                                                 uint32_t max_depth,
+                                                 const std::function<bool(uint32_t x, uint32_t y)>& pixel = {}) {
     std::vector<double> means;
     for (uint32_t seed = 1; seed <= kReplicates; ++seed) {
         RenderResult r = render_estimator(scene, e, size, max_depth, seed);
         EXPECT_EQ(r.stats.nonfinite_samples, 0u) << e.integrator << " seed " << seed;
         double sum = 0;
-        for (const Vec3f& v : r.image.pixels) sum += double(v.x) + v.y + v.z;
-        means.push_back(sum / (3.0 * r.image.pixels.size()));
+        size_t count = 0;
+        for (uint32_t y = 0; y < size; ++y)
+            for (uint32_t x = 0; x < size; ++x) {
+                if (pixel && !pixel(x, y)) continue;
+                const Vec3f& v = r.image.pixels[size_t(y) * size + x];
+                sum += double(v.x) + v.y + v.z;
+                ++count;
+            }
+        means.push_back(count ? sum / (3.0 * double(count)) : 0.0);
     }
     return means;
+}
+
+// The value of the render's statistics counter `name` (RenderStats::counters; needs
+// count_events), or a test failure and -1 when it has none.
+inline double counter_value(const RenderResult& r, const std::string& name) {
+    for (const RenderCounter& c : r.stats.counters)
+        if (c.name == name) return c.value;
+    ADD_FAILURE() << "no counter \"" << name << "\"";
+    return -1.0;
 }
 
 // Closed emissive mesh sphere (180 triangles, each its own light; Le = 1, rho = 0.8, path

@@ -167,12 +167,7 @@ TEST(BidirectionalCpuGpuAgreement, VcmS2LongMergeQueriesAgree) {
     const auto run = [&](BackendKind backend, uint32_t seed) {
         return test::render_estimator(scene, EstimatorSpec{"vcm", backend, 4, 512 * 512}, 64, 10, seed, true);
     };
-    const auto merges = [](const RenderResult& r) {
-        for (const RenderCounter& c : r.stats.counters)
-            if (c.name == "light vertices merged") return c.value;
-        ADD_FAILURE() << "no merge counter";
-        return 0.0;
-    };
+    const auto merges = [](const RenderResult& r) { return test::counter_value(r, "light vertices merged"); };
     const RenderResult c1 = run(BackendKind::Cpu, 1), c2 = run(BackendKind::Cpu, 2), g1 = run(BackendKind::Cuda, 1);
     std::printf("s2 vcm, 512^2 light paths: merges CPU %.0f, GPU %.0f\n", merges(c1), merges(g1));
     EXPECT_NEAR(merges(g1), merges(c1), 1e-3 * merges(c1));

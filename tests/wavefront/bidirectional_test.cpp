@@ -369,12 +369,9 @@ TEST(BidirectionalStatsCpu, MergingIntegratorsCountBucketsAndMerges) {
         test::EstimatorSpec e;
         e.integrator = integrator;
         const RenderResult r = test::render_estimator(scene, e, 64, 10, 1, true);
-        double buckets = -1, stored = -1, merged = -1;
-        for (const RenderCounter& c : r.stats.counters) {
-            if (c.name == "hash grid buckets used") buckets = c.value;
-            if (c.name == "light vertices stored") stored = c.value;
-            if (c.name == "light vertices merged") merged = c.value;
-        }
+        const double buckets = test::counter_value(r, "hash grid buckets used"),
+                     stored = test::counter_value(r, "light vertices stored"),
+                     merged = test::counter_value(r, "light vertices merged");
         EXPECT_GT(stored, 1000.0) << integrator;
         EXPECT_GT(buckets, 100.0) << integrator;
         EXPECT_LE(buckets, stored) << integrator;

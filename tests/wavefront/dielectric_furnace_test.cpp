@@ -8,36 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
 #include "tests/common/analytic_checks.h"
 #include "tests/common/bidirectional_checks.h"
 
 namespace wf {
 namespace {
-
-// Mean radiance over the pixels whose centre ray hits the sphere, over kReplicates seeds.
-std::vector<double> sphere_pixel_means(const HostScene& scene, const test::EstimatorSpec& e, uint32_t size,
-                                       uint32_t max_depth) {
-    const Camera cam = scene.camera.build(size, size);
-    std::vector<double> means;
-    for (uint32_t seed = 1; seed <= test::kReplicates; ++seed) {
-        const RenderResult r = test::render_estimator(scene, e, size, max_depth, seed);
-        EXPECT_EQ(r.stats.nonfinite_samples, 0u) << e.integrator << " seed " << seed;
-        double sum = 0;
-        uint32_t count = 0;
-        for (uint32_t y = 0; y < size; ++y)
-            for (uint32_t x = 0; x < size; ++x) {
-                if (!test::furnace_ray_hits_sphere(cam, float(x) + 0.5f, float(y) + 0.5f)) continue;
-                const Vec3f& v = r.image.pixels[size_t(y) * size + x];
-                sum += (double(v.x) + v.y + v.z) / 3.0;
-                ++count;
-            }
-        EXPECT_GT(count, size * size / 8) << "the sphere fills part of the image";
-        means.push_back(count ? sum / count : 0.0);
-    }
-    return means;
-}
 
 class DielectricFurnace : public ::testing::TestWithParam<const char*> {};
 
@@ -57,8 +33,17 @@ TEST_P(DielectricFurnace, SmoothGlassSphereShowsTheEnvironment) {
     test::AnalyticRun run;
     run.integrator = e.integrator;
     run.max_relative_error = 0.002;
+    // The pixels whose centre ray hits the sphere.
+    const Camera cam = scene.camera.build(size, size);
+    const auto on_sphere = [&](uint32_t x, uint32_t y) {
+        return test::furnace_ray_hits_sphere(cam, float(x) + 0.5f, float(y) + 0.5f);
+    };
+    uint32_t count = 0;
+    for (uint32_t y = 0; y < size; ++y)
+        for (uint32_t x = 0; x < size; ++x) count += on_sphere(x, y);
+    EXPECT_GT(count, size * size / 8) << "the sphere fills part of the image";
     test::expect_replicate_mean("smooth glass sphere in a white furnace", run,
-                                sphere_pixel_means(scene, e, size, max_depth), 1.0);
+                                test::replicate_image_means(scene, e, size, max_depth, on_sphere), 1.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, DielectricFurnace, ::testing::Values("pt", "bpt", "vcm"),

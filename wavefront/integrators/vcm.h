@@ -245,7 +245,7 @@ private:
         ctx.light_vertex_counts = light_vertex_counts_.data();
         ctx.light_vertex_buckets = techniques_.merge ? light_vertex_buckets_.data() : nullptr;
         ctx.light_path_vertices = light_path_vertices_.data();
-        ctx.merge_queries = techniques_.merge && !techniques_.light_trace_only ? merge_queries_.data() : nullptr;
+        ctx.merge_queries = techniques_.merge ? merge_queries_.data() : nullptr;  // lt never merges
         light_vertex_counts_.fill_zero();
         ctx.vertex_stride = stride_;
         ctx.num_light_paths = num_light_paths_;

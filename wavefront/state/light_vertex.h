@@ -11,11 +11,12 @@
 // a camera vertex connects to the vertices of one light path, which lie anywhere in the
 // block, and reads nearly every field of each: one 96-byte record is three 32-byte
 // sectors (the buffers start 256-byte aligned), where the struct-of-arrays fields took a
-// sector or two each. The fields the merge copy reads come first (gather_merge_vertices
-// then touches two sectors of three); connect_to_camera's set (position and its error,
-// normal, dir_fix, throughput, material) no longer fits the first two with them, which
-// costs lt about 1% (bench/NOTES.md, fourteenth session). ncu, H100, SmallVCM scene 2, vcm: connect_vertices 160 -> 136 us
+// sector or two each. ncu, H100, SmallVCM scene 2, vcm: connect_vertices 160 -> 136 us
 // per iteration, its DRAM reads 288 -> 194 MB; gather_merge_vertices 57 -> 47 us.
+// The fields the merge copy reads come first (gather_merge_vertices then touches two
+// sectors of three); connect_to_camera's set (position and its error, normal, dir_fix,
+// throughput, material) no longer fits the first two with them, which costs lt 1.3%
+// (bench/NOTES.md, fourteenth session).
 // The glTF fields (prim, hit_u, hit_v: what rebuilds shading normal, UVs and textures,
 // wavefront/stages/path_vertex.h) are read only by the CoverageBsdf instantiation of the
 // stages (scenes with glTF materials); the lean Bsdf one writes zeros there.
