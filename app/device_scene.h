@@ -43,9 +43,9 @@ public:
     // builds the light-selection distribution (materials/light_selection_build.h).
     void upload(Backend& backend, const HostScene& scene, const Camera& camera, LightSelectionMode light_selection,
                 BvhBuildStats* report, double* build_ms) {
-        bool gltf = false;
-        for (const Material& m : scene.materials) gltf |= m.type == MaterialType::GltfPbr;
-        if (!gltf) check_no_emission_varies(scene);
+        bool surface_bsdf = false;
+        for (const Material& m : scene.materials) surface_bsdf |= needs_surface_bsdf(m.type);
+        if (!surface_bsdf) check_no_emission_varies(scene);
         triangles_.upload(scene.triangles);
         spheres_.upload(scene.spheres);
         std::vector<PrimInfo> prims = scene.prims;  // gains the kPrimHas* shading flags
@@ -66,7 +66,7 @@ public:
         view_.geometry.prims = prims_.data();
         view_.materials = materials_.data();
         view_.num_materials = uint32_t(scene.materials.size());
-        view_.has_gltf_materials = gltf;
+        view_.needs_surface_bsdf = surface_bsdf;
         view_.shading = ShadingAttributesView{shading_vertices_.size() ? shading_vertices_.data() : nullptr, normals_.data(), uvs_.data(), uvs1_.data(),
                                               tangents_.data(), colors_.data()};
         view_.textures = TextureView{texels_.data(), texture_images_.data(), texture_bindings_.data(), srgb_lut_.data()};
@@ -87,7 +87,7 @@ public:
     const SceneView& view() const { return view_; }
 
 private:
-    // Scenes without glTF materials render with the lean Bsdf, whose next-event estimation
+    // Scenes of Bsdf's materials alone render with the lean Bsdf, whose next-event estimation
     // leaves the varying-emission look-ups out (kMayVaryEmission): only glTF materials give
     // an emitter a texture (or coverage, which needs a glTF material itself). A scene built
     // otherwise would have its estimators disagree: refused before anything is uploaded.

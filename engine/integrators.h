@@ -91,7 +91,9 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
         // (materials/bsdf.h); light paths would need their adjoints.
         for (size_t i = 0; i < scene.materials.size(); ++i) {
             const Material& m = scene.materials[i];
-            if (m.type == MaterialType::SmallVcm) continue;
+            // The microfacet types are reciprocal, and each is all rough or all smooth (one
+            // roughness, no texture), which is what ppm needs.
+            if (m.type == MaterialType::SmallVcm || is_microfacet_material(m.type)) continue;
             if (m.type == MaterialType::GltfPbr) {
                 // alphaMode MASK and BLEND render here: a point of coverage a is the mixture
                 // of the surface's BSDF (times a) and a delta pass-through

@@ -49,15 +49,32 @@ struct PrimInfo {
 //   rtiow_lambertian: RtiowLambertian, kd = albedo
 //   rtiow_metal:      RtiowMetal, ks = albedo and fuzz (> 0), or a mirror (km = albedo) at fuzz 0
 //   rtiow_dielectric: RtiowDielectric, km = 1, ior (Schlick's Fresnel)
+//   rough_conductor:  RoughConductor, km = F0 (reflectance at normal incidence), roughness
+//   rough_dielectric: RoughDielectric, ior (inside; outside is 1), roughness
+//   thin_dielectric:  ThinDielectric, ior (of the slab)
 //   glTF materials:   GltfPbr, pbr, ior (KHR_materials_ior), two_sided = doubleSided
-// materials/bsdf.h reads the type; the fields a type does not name stay at their defaults.
+// materials/bsdf.h reads the SmallVcm and Rtiow* types, materials/microfacet_bsdf.h the
+// microfacet ones; the fields a type does not name stay at their defaults.
 enum class MaterialType : uint32_t {
     SmallVcm = 0,         // SmallVCM's model: Lambert + normalised Phong + Fresnel mirror + glass
     RtiowLambertian = 1,  // "Ray Tracing in One Weekend" (2016): normal + a point in the unit ball
     RtiowMetal = 2,       // its metal: mirror direction + fuzz * a point in the unit ball
     RtiowDielectric = 3,  // its glass: reflect with Schlick's probability, else refract
     GltfPbr = 4,          // glTF 2.0 metallic-roughness with its extensions (materials/gltf_bsdf.h)
+    RoughConductor = 5,   // GGX conductor, Schlick's Fresnel from F0 (materials/microfacet_bsdf.h)
+    RoughDielectric = 6,  // GGX dielectric interface (Walter et al. 2007), exact Fresnel
+    ThinDielectric = 7,   // a thin smooth slab: mirror reflection and unbent transmission
 };
+
+// Whether a material needs the dispatching BSDF (materials/surface_bsdf.h), not the lean
+// Bsdf that SmallVCM's and the rtiow types share: the stages are instantiated for one or
+// the other per scene (wavefront/scene_view.h SceneView::needs_surface_bsdf).
+WF_HD_INLINE constexpr bool is_microfacet_material(MaterialType t) {
+    return t == MaterialType::RoughConductor || t == MaterialType::RoughDielectric || t == MaterialType::ThinDielectric;
+}
+WF_HD_INLINE constexpr bool needs_surface_bsdf(MaterialType t) {
+    return t == MaterialType::GltfPbr || is_microfacet_material(t);
+}
 
 enum class AlphaMode : uint32_t { Opaque = 0, Mask = 1, Blend = 2 };  // glTF alphaMode
 
@@ -128,6 +145,7 @@ struct Material {
     float ior = -1.0f;          // < 0: no refraction, mirror Fresnel weight 1
     uint32_t two_sided = 1;     // 0: SmallVCM one-sided surfaces (black from behind the geometric normal)
     float fuzz = 0.0f;          // rtiow metal: radius of the ball added to the mirror direction
+    float roughness = 0.0f;     // microfacet types: perceptual, GGX alpha = roughness^2
     PbrParams pbr;              // GltfPbr (ior above is its KHR_materials_ior, 1.5 by default)
 };
 

@@ -40,11 +40,50 @@ Material read_rtiow_material(const Reader& r, const Node& n, const std::string& 
     return rtiow_dielectric_material(r.real_or(n, "ior", 1.5f, kPositive));
 }
 
+// Reflectance at normal incidence of a conductor of complex index eta + i k (per channel),
+// the F0 its Schlick Fresnel starts from (exact at normal incidence).
+Vec3f conductor_f0(Vec3f eta, Vec3f k) {
+    auto f0 = [](float n, float kk) { return ((n - 1.0f) * (n - 1.0f) + kk * kk) / ((n + 1.0f) * (n + 1.0f) + kk * kk); };
+    return {f0(eta.x, k.x), f0(eta.y, k.y), f0(eta.z, k.z)};
+}
+
+// The microfacet types (materials/microfacet_bsdf.h). Roughness is required where it
+// shapes the lobe: a default would pick the look for the user.
+Material read_microfacet_material(const Reader& r, const Node& n, const std::string& type) {
+    Material m;
+    if (type == "rough_conductor") {
+        r.check_keys(n, {"type", "roughness", "reflectance", "eta", "k"}, "a rough_conductor material");
+        m.type = MaterialType::RoughConductor;
+        m.roughness = r.real(r.required(n, "roughness", "a rough_conductor material"), kUnit);
+        auto eta = r.member(n, "eta"), k = r.member(n, "k");
+        if (eta || k) {
+            if (r.member(n, "reflectance"))
+                r.fail(n.pointer, "either reflectance or the complex index (eta and k), not both",
+                       "reflectance and " + std::string(eta ? "eta" : "k"));
+            Vec3f eta_v = r.color(eta ? *eta : r.required(n, "eta", "a rough_conductor material with k"), kPositive);
+            Vec3f k_v = r.color(k ? *k : r.required(n, "k", "a rough_conductor material with eta"), kNonNegative);
+            m.km = conductor_f0(eta_v, k_v);
+        } else {
+            m.km = r.color_or(n, "reflectance", Vec3f(1.0f), kUnit);
+        }
+    } else if (type == "rough_dielectric") {
+        r.check_keys(n, {"type", "roughness", "ior"}, "a rough_dielectric material");
+        m.type = MaterialType::RoughDielectric;
+        m.roughness = r.real(r.required(n, "roughness", "a rough_dielectric material"), kUnit);
+        m.ior = r.real_or(n, "ior", 1.5f, kPositive);
+    } else {
+        r.check_keys(n, {"type", "ior"}, "a thin_dielectric material");
+        m.type = MaterialType::ThinDielectric;
+        m.ior = r.real_or(n, "ior", 1.5f, kPositive);
+    }
+    return m;
+}
+
 Material read_material(const Reader& r, const Node& n) {
     r.expect_object(n, "material");
     std::string type = r.choice(r.required(n, "type", "a material"),
-                                {"diffuse", "mirror", "dielectric", "smallvcm", "rtiow_lambertian", "rtiow_metal",
-                                 "rtiow_dielectric"});
+                                {"diffuse", "mirror", "dielectric", "smallvcm", "rough_conductor", "rough_dielectric",
+                                 "thin_dielectric", "rtiow_lambertian", "rtiow_metal", "rtiow_dielectric"});
     Material m;
     if (type == "diffuse") {
         r.check_keys(n, {"type", "albedo", "two_sided"}, "a diffuse material");
@@ -58,6 +97,8 @@ Material read_material(const Reader& r, const Node& n) {
         r.check_keys(n, {"type", "ior", "reflectance"}, "a dielectric material");
         m.ior = r.real_or(n, "ior", 1.5f, kPositive);
         m.km = r.color_or(n, "reflectance", Vec3f(1.0f), kUnit);
+    } else if (type.starts_with("rough_") || type == "thin_dielectric") {
+        m = read_microfacet_material(r, n, type);
     } else if (type.starts_with("rtiow_")) {
         m = read_rtiow_material(r, n, type);
     } else {  // smallvcm: SmallVCM's material record as it is

@@ -19,7 +19,7 @@ struct SceneView {
     GeometryView geometry;
     const Material* materials;
     uint32_t num_materials;
-    bool has_gltf_materials;        // some material is MaterialType::GltfPbr (pt then shades with SurfaceBsdf)
+    bool needs_surface_bsdf;        // some material is not Bsdf's (engine/scene_types.h): stages shade with SurfaceBsdf
     ShadingAttributesView shading;  // mesh normals, UVs, tangents, colours
     TextureView textures;
     const Light* lights;

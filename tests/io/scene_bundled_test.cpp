@@ -34,6 +34,7 @@ const char* const kBundledScenes[] = {
     "scenes/smallvcm/s3-background.json",
     "scenes/mesh-transforms.json",
     "scenes/rtiow/final.json",
+    "scenes/microfacet-materials.json",
 };
 
 class BundledScene : public testing::TestWithParam<const char*> {};

@@ -154,6 +154,70 @@ TEST(SceneLoader, MaterialTypesMapOntoMaterialRecord) {
     EXPECT_FLOAT_EQ(s.materials[5].ior, 1.5f);  // dielectric ior default
 }
 
+TEST(SceneLoader, MicrofacetMaterialTypesMapOntoMaterialRecord) {
+    HostScene s = parse(R"({"materials": {
+        "steel": {"type": "rough_conductor", "roughness": 0.4, "reflectance": [0.6, 0.55, 0.5]},
+        "gold": {"type": "rough_conductor", "roughness": 0.25, "eta": [0.16, 0.43, 1.44], "k": [3.6, 2.4, 1.8]},
+        "white": {"type": "rough_conductor", "roughness": 1},
+        "frosted": {"type": "rough_dielectric", "roughness": 0.3, "ior": 1.33},
+        "glass": {"type": "rough_dielectric", "roughness": 0},
+        "pane": {"type": "thin_dielectric", "ior": 1.52},
+        "bubble": {"type": "thin_dielectric"}}})");
+    ASSERT_EQ(s.materials.size(), 7u);
+    EXPECT_EQ(s.materials[0].type, MaterialType::RoughConductor);
+    EXPECT_FLOAT_EQ(s.materials[0].roughness, 0.4f);
+    expect_vec_near(s.materials[0].km, Vec3f(0.6f, 0.55f, 0.5f));
+    // Gold's F0 from its complex index, ((n - 1)^2 + k^2) / ((n + 1)^2 + k^2) per channel,
+    // worked by hand: red (0.7056 + 12.96) / (1.3456 + 12.96) = 0.95525.
+    EXPECT_EQ(s.materials[1].type, MaterialType::RoughConductor);
+    expect_vec_near(s.materials[1].km, Vec3f(13.6656f / 14.3056f, 6.0849f / 7.8049f, 3.4336f / 9.1936f), 1e-5f);
+    expect_vec_near(s.materials[2].km, Vec3f(1.0f));  // reflectance default
+    EXPECT_EQ(s.materials[3].type, MaterialType::RoughDielectric);
+    EXPECT_FLOAT_EQ(s.materials[3].ior, 1.33f);
+    EXPECT_FLOAT_EQ(s.materials[3].roughness, 0.3f);
+    EXPECT_FLOAT_EQ(s.materials[4].ior, 1.5f);  // ior default
+    EXPECT_EQ(s.materials[5].type, MaterialType::ThinDielectric);
+    EXPECT_FLOAT_EQ(s.materials[5].ior, 1.52f);
+    EXPECT_FLOAT_EQ(s.materials[6].ior, 1.5f);
+}
+
+TEST(SceneLoader, BadMicrofacetMaterialsAreErrorsNamingTheField) {
+    struct Case {
+        const char* material;
+        const char* message;
+    } cases[] = {
+        {R"({"type": "rough_conductor", "reflectance": 0.9})",
+         "inline.json: /materials/x: expected key \"roughness\" (required in a rough_conductor material)"},
+        {R"({"type": "rough_dielectric"})",
+         "inline.json: /materials/x: expected key \"roughness\" (required in a rough_dielectric material)"},
+        {R"({"type": "rough_conductor", "roughness": 1.5})",
+         "inline.json: /materials/x/roughness: expected number in [0, 1], got 1.5"},
+        {R"({"type": "rough_dielectric", "roughness": "NaN"})", "inline.json: /materials/x/roughness: expected "},
+        {R"({"type": "rough_conductor", "roughness": 0.2, "reflectance": 1.2})",
+         "inline.json: /materials/x/reflectance: expected number in [0, 1], got 1.2"},
+        {R"({"type": "rough_conductor", "roughness": 0.2, "eta": 1.2})",
+         "inline.json: /materials/x: expected key \"k\" (required in a rough_conductor material with eta)"},
+        {R"({"type": "rough_conductor", "roughness": 0.2, "k": 3})",
+         "inline.json: /materials/x: expected key \"eta\" (required in a rough_conductor material with k)"},
+        {R"({"type": "rough_conductor", "roughness": 0.2, "eta": 0, "k": 3})",
+         "inline.json: /materials/x/eta: expected number > 0, got 0"},
+        {R"({"type": "rough_conductor", "roughness": 0.2, "eta": 1, "k": [1, -1, 1]})",
+         "inline.json: /materials/x/k/1: expected number >= 0, got -1"},
+        {R"({"type": "rough_conductor", "roughness": 0.2, "eta": 1, "k": 1, "reflectance": 1})",
+         "inline.json: /materials/x: expected either reflectance or the complex index (eta and k), not both"},
+        {R"({"type": "rough_dielectric", "roughness": 0.2, "ior": 0})",
+         "inline.json: /materials/x/ior: expected number > 0, got 0"},
+        {R"({"type": "thin_dielectric", "ior": -1.5})", "inline.json: /materials/x/ior: expected number > 0, got -1.5"},
+        {R"({"type": "thin_dielectric", "roughness": 0.1})",
+         "inline.json: /materials/x/roughness: expected a key of a thin_dielectric material"},
+        {R"({"type": "rough_conductr", "roughness": 0.1})", "(did you mean \"rough_conductor\"?)"},
+    };
+    for (const Case& c : cases) {
+        std::string e = parse_error(std::string(R"({"materials": {"x": )") + c.material + "}}");
+        EXPECT_NE(e.find(c.message), std::string::npos) << c.material << "\n" << e;
+    }
+}
+
 TEST(SceneLoader, SmallVcmMaterialMustConserveEnergy) {
     std::string e = parse_error(R"({"materials": {"hot": {"type": "smallvcm", "kd": 0.6, "ks": 0.6}}})");
     EXPECT_NE(e.find("inline.json: /materials/hot: expected kd + ks + km <= 1"), std::string::npos) << e;

@@ -1,7 +1,8 @@
 // Helpers of the glTF BSDF tests (gltf_bsdf_test.cpp, gltf_layers_test.cpp,
 // gltf_bsdf_inside_test.cpp, gltf_coat_normal_test.cpp): parameter sets, a BSDF lit from a
 // given angle, the chi-square fit of sample() against evaluate()'s pdf, sample()'s weights
-// against evaluate() per region of the outgoing direction, and the sampled directional albedo.
+// against evaluate() per region of the outgoing direction, and the sampled directional
+// albedo. The last three take any BSDF of materials/ (microfacet_bsdf_test.cpp uses them too).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -56,7 +57,8 @@ inline GltfBsdf make_at(const GltfBsdfParams& p, float deg, bool front = true, b
 
 inline double rel_diff(double a, double b) { return std::fabs(a - b) / std::max({std::fabs(a), std::fabs(b), 1e-30}); }
 
-inline ChiSquareResult gltf_chi_square(const GltfBsdf& b, const RingBinning& bins, const DirectionMap& map, uint64_t seed) {
+template <class B>
+inline ChiSquareResult gltf_chi_square(const B& b, const RingBinning& bins, const DirectionMap& map, uint64_t seed) {
     UniformRng rng(seed);
     return chi_square_rings(
         bins,
@@ -110,7 +112,8 @@ inline BandSums finish_bands(const std::array<double, kBands>& sum, const std::a
     return b;
 }
 
-inline BandSums sampled_bands(const GltfBsdf& b, const BandOf& band_of, int n, uint64_t seed) {
+template <class B>
+inline BandSums sampled_bands(const B& b, const BandOf& band_of, int n, uint64_t seed) {
     UniformRng rng(seed);
     std::array<double, kBands> sum{}, sum2{};
     for (int i = 0; i < n; ++i) {
@@ -124,7 +127,8 @@ inline BandSums sampled_bands(const GltfBsdf& b, const BandOf& band_of, int n, u
     return finish_bands(sum, sum2, n);
 }
 
-inline BandSums integrated_bands(const GltfBsdf& b, const BandOf& band_of, int n, uint64_t seed) {
+template <class B>
+inline BandSums integrated_bands(const B& b, const BandOf& band_of, int n, uint64_t seed) {
     UniformRng rng(seed);
     std::array<double, kBands> sum{}, sum2{};
     for (int i = 0; i < n; ++i) {
@@ -139,7 +143,8 @@ inline BandSums integrated_bands(const GltfBsdf& b, const BandOf& band_of, int n
 }
 
 // n draws each way (seeds seed, seed + 1); fails a band more than 5 standard errors off.
-inline void expect_bands_match(const GltfBsdf& b, const BandOf& band_of, int n, uint64_t seed, const std::string& what) {
+template <class B>
+inline void expect_bands_match(const B& b, const BandOf& band_of, int n, uint64_t seed, const std::string& what) {
     const BandSums s = sampled_bands(b, band_of, n, seed), q = integrated_bands(b, band_of, n, seed + 1);
     for (size_t k = 0; k < size_t(kBands); ++k) {
         const double se = std::hypot(s.error[k], q.error[k]);
@@ -155,7 +160,8 @@ struct Albedo {
 };
 
 // Mean sample weight (factor cos / pdf; delta lobes included): the directional albedo.
-inline Albedo sampled_albedo(const GltfBsdf& b, int n, uint64_t seed, int channel = 1) {
+template <class B>
+inline Albedo sampled_albedo(const B& b, int n, uint64_t seed, int channel = 1) {
     UniformRng rng(seed);
     double sum = 0.0, sum2 = 0.0;
     for (int i = 0; i < n; ++i) {

@@ -99,7 +99,7 @@ private:
             // Two instantiations: SmallVCM's and the rtiow materials alone keep the lean
             // shading kernel; glTF materials need the dispatching one (4-5% slower on H100).
             if (sort_materials_) surface = material_sort_.sort(backend_, scene, paths, surface);
-            if (scene.has_gltf_materials) pt_shade_surface<SurfaceBsdf>(backend_, shade, surface, shadow);
+            if (scene.needs_surface_bsdf) pt_shade_surface<SurfaceBsdf>(backend_, shade, surface, shadow);
             else pt_shade_surface<Bsdf>(backend_, shade, surface, shadow);
             intersect_shadow(backend_, "intersect_shadow", scene.geometry, shadow, film);
             compact(backend_, "compact", paths.alive, num_paths, queue(active_items_, bounce + 1, kQueueActive, num_paths));

@@ -274,9 +274,9 @@ private:
 
         const uint32_t light_paths = num_light_paths_ * count;
         // The stages that rebuild BSDFs come in two instantiations (as pt's shade_surface):
-        // the dispatching one only for scenes with glTF materials, whose BSDF carries the
-        // alpha coverage (CoverageBsdf, materials/coverage_bsdf.h).
-        const bool gltf = ctx.scene.has_gltf_materials;
+        // the dispatching one only for scenes with glTF or microfacet materials, whose BSDF
+        // carries the alpha coverage (CoverageBsdf, materials/coverage_bsdf.h).
+        const bool gltf = ctx.scene.needs_surface_bsdf;
         for (uint32_t offset = 0; offset < light_paths; offset += light_wave_) {
             const uint32_t n = std::min(light_wave_, light_paths - offset);
             if (gltf) light_wave<CoverageBsdf>(ctx, offset, n);

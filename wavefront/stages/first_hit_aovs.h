@@ -32,11 +32,12 @@ void first_hit_aovs_with(Backend& backend, const SceneView& scene, const CameraP
 }
 
 // Call after the first intersect_closest of a camera wave, when film.has_aovs().
-// Scenes with glTF materials need the dispatching BSDF (textures, shading normals).
+// Scenes with glTF or microfacet materials need the dispatching BSDF (engine/scene_types.h
+// needs_surface_bsdf).
 template <class Backend>
 void first_hit_aovs(Backend& backend, const SceneView& scene, const CameraPathView& paths,
                     SlotQueue<CameraPathView> surface, FilmView film) {
-    if (scene.has_gltf_materials) first_hit_aovs_with<SurfaceBsdf>(backend, scene, paths, surface, film);
+    if (scene.needs_surface_bsdf) first_hit_aovs_with<SurfaceBsdf>(backend, scene, paths, surface, film);
     else first_hit_aovs_with<Bsdf>(backend, scene, paths, surface, film);
 }
 

@@ -3,10 +3,10 @@
 // storing it): the hit point with its error bound, the primitive's record and the BSDF.
 //
 // Three BSDF types: `Bsdf` (SmallVCM's model and the rtiow lobes, the lean instantiation
-// of every integrator), `SurfaceBsdf` (any material type, glTF's included, with shading
-// normals and textures: what pt renders glTF scenes with) and `CoverageBsdf` (SurfaceBsdf
-// times the glTF alpha coverage: what the bidirectional family renders them with,
-// materials/coverage_bsdf.h). The vertex is the same otherwise.
+// of every integrator), `SurfaceBsdf` (any material type, the microfacet and glTF ones
+// included, with shading normals and textures: what pt renders such scenes with) and
+// `CoverageBsdf` (SurfaceBsdf times the glTF alpha coverage: what the bidirectional family
+// renders them with, materials/coverage_bsdf.h). The vertex is the same otherwise.
 #pragma once
 
 #include <type_traits>
@@ -41,6 +41,7 @@ using SubpathVertex = SubpathVertexOf<Bsdf>;
 WF_HD_INLINE SurfaceBsdf surface_bsdf(const SceneView& scene, const Material& m, const PrimInfo& info, const Ray& ray,
                                       const Hit& hit, const SurfacePoint& sp, bool camera_path, float* opacity) {
     *opacity = 1.0f;
+    if (is_microfacet_material(m.type)) return SurfaceBsdf::from(MicrofacetBsdf::make(m, ray.dir, sp.ng, camera_path));
     if (m.type != MaterialType::GltfPbr) return SurfaceBsdf::from(Bsdf::make(m, ray.dir, sp.ng, camera_path));
     ShadingAttributes a;
     if (hit.prim < scene.geometry.num_triangles) {
