@@ -123,6 +123,7 @@ struct PbrParams {
     float clearcoat_roughness = 0.0f;    // times clearcoatRoughnessTexture.g
     Vec3f sheen_color{0.0f};             // KHR_materials_sheen (linear); times sheenColorTexture.rgb
     float sheen_roughness = 0.0f;        // times sheenRoughnessTexture.a
+    float clearcoat_normal_scale = 1.0f;  // clearcoatNormalTexture.scale
     int32_t base_color_texture = -1;
     int32_t metallic_roughness_texture = -1;
     int32_t normal_texture = -1;
@@ -134,6 +135,7 @@ struct PbrParams {
     int32_t clearcoat_roughness_texture = -1;
     int32_t sheen_color_texture = -1;
     int32_t sheen_roughness_texture = -1;
+    int32_t clearcoat_normal_texture = -1;  // the coat's own normal map (tangent space, as normal_texture)
 };
 
 struct Material {

@@ -6,9 +6,9 @@
 // emissiveFactor with KHR_materials_emissive_strength and emissiveTexture, alphaMode/alphaCutoff,
 // doubleSided, KHR_materials_ior, KHR_materials_transmission, KHR_materials_volume
 // (thickness > 0 makes the surface the boundary of a volume absorbing by its attenuation),
-// KHR_materials_specular, KHR_materials_clearcoat, KHR_materials_sheen, KHR_texture_transform.
-// Warned about and left out: clearcoatNormalTexture (the coat keeps the normal without any
-// normal map), any other extension the file uses. Left out by design, without a warning:
+// KHR_materials_specular, KHR_materials_clearcoat (its clearcoatNormalTexture too),
+// KHR_materials_sheen, KHR_texture_transform. Warned about and left out: any other
+// extension the file uses. Left out by design, without a warning:
 // occlusionTexture (a path tracer computes occlusion).
 // A file that *requires* an extension not read here is an error naming it.
 #include <algorithm>
@@ -261,8 +261,17 @@ private:
             if (e->Has("clearcoatRoughnessTexture"))
                 p.clearcoat_roughness_texture =
                     texture_value(e->Get("clearcoatRoughnessTexture"), false, eat + ": clearcoatRoughnessTexture");
-            if (e->Has("clearcoatNormalTexture"))
-                warn(eat + ": clearcoatNormalTexture is not supported: the coat is not normal-mapped");
+            if (e->Has("clearcoatNormalTexture")) {
+                const tinygltf::Value& v = e->Get("clearcoatNormalTexture");
+                const std::string nat = eat + ": clearcoatNormalTexture";
+                p.clearcoat_normal_texture = texture_value(v, false, nat);
+                // A normalTextureInfo: its scale (default 1, any finite number) as normalTexture's.
+                if (v.Has("scale")) {
+                    const tinygltf::Value& s = v.Get("scale");
+                    if (!s.IsNumber() || !std::isfinite(s.GetNumberAsDouble())) fail(nat + ": scale is not a finite number");
+                    p.clearcoat_normal_scale = float(s.GetNumberAsDouble());
+                }
+            }
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_sheen")) {
             const std::string eat = at + ": KHR_materials_sheen";

@@ -21,9 +21,9 @@ constexpr int32_t PbrParams::*kTextureIds[] = {
     &PbrParams::base_color_texture,     &PbrParams::metallic_roughness_texture, &PbrParams::normal_texture,
     &PbrParams::emissive_texture,       &PbrParams::transmission_texture,       &PbrParams::specular_texture,
     &PbrParams::specular_color_texture, &PbrParams::clearcoat_texture,          &PbrParams::clearcoat_roughness_texture,
-    &PbrParams::sheen_color_texture,    &PbrParams::sheen_roughness_texture};
-static_assert(offsetof(PbrParams, sheen_roughness_texture) + sizeof(int32_t) == sizeof(PbrParams) &&
-                  offsetof(PbrParams, sheen_roughness_texture) - offsetof(PbrParams, base_color_texture) ==
+    &PbrParams::sheen_color_texture,    &PbrParams::sheen_roughness_texture,    &PbrParams::clearcoat_normal_texture};
+static_assert(offsetof(PbrParams, clearcoat_normal_texture) + sizeof(int32_t) == sizeof(PbrParams) &&
+                  offsetof(PbrParams, clearcoat_normal_texture) - offsetof(PbrParams, base_color_texture) ==
                       (std::size(kTextureIds) - 1) * sizeof(int32_t),
               "a texture id was added to PbrParams: list it in kTextureIds");
 

@@ -50,8 +50,8 @@
 // f_sheen, E: materials/sheen.h (Charlie, Estevez-Kulla visibility, tabulated albedo).
 // F_c = Schlick with f0 = 0.04 (ior 1.5) at N.V, as KHR_materials_clearcoat writes it, so
 // the coat (and the base under it) is not reciprocal; the sheen layer is. The coat has its
-// own normal (GltfBsdfParams::clearcoat_normal: the normal before the base's normal map;
-// clearcoatNormalTexture is not read), its lobe evaluated and sampled in its own frame;
+// own normal (GltfBsdfParams::clearcoat_normal: clearcoatNormalTexture's mapped normal, or
+// without one the normal before the base's normal map), its lobe evaluated and sampled in its own frame;
 // a direction the coat frame puts above the surface but the base frame below gets no
 // coat (sample() refuses it, evaluate() calls it transmission); one the base frame puts
 // above but the coat frame below gets no coat value, but the coat's pdf (a coat sample
@@ -125,9 +125,10 @@ struct GltfBsdfParams {
     bool thin_walled = true;     // no KHR_materials_volume (or thickness 0): no refraction
     float clearcoat = 0.0f;            // KHR_materials_clearcoat factor in [0, 1]
     float clearcoat_roughness = 0.0f;  // perceptual; the coat's alpha = clearcoat_roughness^2
-    // The coat's normal (world, unit, either orientation): the extension gives the coat no
-    // normal map unless clearcoatNormalTexture, so pbr_shading_point passes the normal
-    // before the base's normal map. Zero: the frame normal (the base's shading normal).
+    // The coat's normal (world, unit, either orientation): pbr_shading_point passes
+    // clearcoatNormalTexture's mapped normal, or without one the normal before the base's
+    // normal map (the extension gives the coat no other). Zero: the frame normal (the
+    // base's shading normal).
     Vec3f clearcoat_normal{0.0f};
     Vec3f sheen_color{0.0f};           // KHR_materials_sheen colour, linear RGB in [0, 1]
     float sheen_roughness = 0.0f;      // the Charlie alpha itself (materials/sheen.h), clamped

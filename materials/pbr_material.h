@@ -32,6 +32,13 @@ WF_HD_INLINE Vec3f apply_normal_map(const ShadingAttributes& a, Vec3f n) {
     return len2 > 1e-20f ? w * (1.0f / sqrtf(len2)) : a.ns;
 }
 
+// A normal map's texel as a tangent-space normal (not normalised): glTF's
+// (2 rgb - 1) with x and y times the map's scale.
+WF_HD_INLINE Vec3f tangent_space_normal(const TextureView& tex, int32_t texture, float scale, const Vec2f* uv) {
+    const Vec4f t = sample_texture(tex, texture, uv);
+    return {(2.0f * t.x - 1.0f) * scale, (2.0f * t.y - 1.0f) * scale, 2.0f * t.z - 1.0f};
+}
+
 WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureView& tex, const ShadingAttributes& a) {
     const PbrParams& p = m.pbr;
     PbrShadingPoint out;
@@ -65,7 +72,11 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
     g.thin_walled = p.thin_walled != 0;
     g.clearcoat = p.clearcoat;
     if (p.clearcoat_texture >= 0) g.clearcoat *= sample_texture(tex, p.clearcoat_texture, a.uv).x;
-    g.clearcoat_normal = a.ns;  // no clearcoatNormalTexture: the coat is not normal-mapped
+    // The coat's normal: its own map (clearcoatNormalTexture), else the normal before the
+    // base's map (the extension gives the coat no other).
+    g.clearcoat_normal = a.ns;
+    if (p.clearcoat_normal_texture >= 0)
+        g.clearcoat_normal = apply_normal_map(a, tangent_space_normal(tex, p.clearcoat_normal_texture, p.clearcoat_normal_scale, a.uv));
     g.clearcoat_roughness = p.clearcoat_roughness;
     if (p.clearcoat_roughness_texture >= 0) g.clearcoat_roughness *= sample_texture(tex, p.clearcoat_roughness_texture, a.uv).y;
     g.sheen_color = p.sheen_color;
@@ -77,11 +88,7 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
     if (p.sheen_roughness_texture >= 0) g.sheen_roughness *= sample_texture(tex, p.sheen_roughness_texture, a.uv).w;
 
     out.ns = a.ns;
-    if (p.normal_texture >= 0) {
-        const Vec4f t = sample_texture(tex, p.normal_texture, a.uv);
-        const Vec3f n{(2.0f * t.x - 1.0f) * p.normal_scale, (2.0f * t.y - 1.0f) * p.normal_scale, 2.0f * t.z - 1.0f};
-        out.ns = apply_normal_map(a, n);
-    }
+    if (p.normal_texture >= 0) out.ns = apply_normal_map(a, tangent_space_normal(tex, p.normal_texture, p.normal_scale, a.uv));
     out.alpha = alpha_mode_coverage(p, alpha);
     return out;
 }

@@ -247,14 +247,26 @@ TEST(GltfSceneMaterials, ClearcoatAndSheenExtensions) {
     EXPECT_EQ(s.texture_bindings[size_t(p.sheen_color_texture)].srgb, 1u) << "sheen colour is sRGB colour";
     EXPECT_EQ(s.texture_bindings[size_t(p.sheen_roughness_texture)].srgb, 0u);
     EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
-    // Defaults: no coat, black sheen. clearcoatNormalTexture is read and warned about.
-    d.g["materials"][0]["extensions"] = {{"KHR_materials_clearcoat", {{"clearcoatNormalTexture", {{"index", tex}}}}},
-                                         {"KHR_materials_sheen", json::object()}};
+    EXPECT_EQ(p.clearcoat_normal_texture, -1);
+    // Defaults: no coat, black sheen. clearcoatNormalTexture is a linear binding with its
+    // texCoord and scale (1 by default).
+    d.g["materials"][0]["extensions"] = {
+        {"KHR_materials_clearcoat", {{"clearcoatNormalTexture", {{"index", tex}, {"texCoord", 1}}}}},
+        {"KHR_materials_sheen", json::object()}};
+    d.primitive()["attributes"]["TEXCOORD_1"] = d.floats({0, 0, 1, 0, 1, 1, 0, 1}, "VEC2");
     GltfScene defaults = read_full(d, "layer_defaults.gltf");
     EXPECT_EQ(defaults.materials[0].pbr.clearcoat, 0.0f);
     expect_vec(defaults.materials[0].pbr.sheen_color, Vec3f(0.0f));
-    ASSERT_EQ(defaults.warnings.size(), 1u);
-    EXPECT_CONTAINS(defaults.warnings[0], "clearcoatNormalTexture");
+    EXPECT_TRUE(defaults.warnings.empty()) << defaults.warnings[0];
+    const int32_t coat_normal = defaults.materials[0].pbr.clearcoat_normal_texture;
+    ASSERT_GE(coat_normal, 0);
+    EXPECT_EQ(defaults.texture_bindings[size_t(coat_normal)].srgb, 0u);
+    EXPECT_EQ(defaults.texture_bindings[size_t(coat_normal)].uv_set, 1u);
+    EXPECT_EQ(defaults.materials[0].pbr.clearcoat_normal_scale, 1.0f);
+    d.g["materials"][0]["extensions"]["KHR_materials_clearcoat"]["clearcoatNormalTexture"]["scale"] = 0.25;
+    EXPECT_EQ(read_full(d, "coat_scale.gltf").materials[0].pbr.clearcoat_normal_scale, 0.25f);
+    d.g["materials"][0]["extensions"]["KHR_materials_clearcoat"]["clearcoatNormalTexture"]["scale"] = "big";
+    EXPECT_CONTAINS(read_error(d, "coat_bad_scale.gltf"), "clearcoatNormalTexture: scale is not a finite number");
 }
 
 // emissiveTexture: an sRGB colour binding of its own (texCoord and KHR_texture_transform as
