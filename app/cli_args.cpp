@@ -71,7 +71,8 @@ std::string build_usage() {
            "0 where the ray leaves the scene (docs/aov.md). Not with lt, which traces no camera rays.\n"
            "--material-sort on makes pt sort each bounce's hits by material before shading (the\n"
            "same image; faster where materials take very different shading code, as glTF clear\n"
-           "coats among plain materials: bench/NOTES.md); auto, the default, is off. pt only.\n"
+           "coats among plain materials: bench/NOTES.md); auto, the default, sorts where the scene\n"
+           "has clear-coated glTF materials beside uncoated ones and nowhere else. pt only.\n"
            "Exit codes: 0 success, 1 rendering failed, 2 bad arguments or bad scene.\n";
 }
 

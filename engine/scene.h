@@ -76,10 +76,9 @@ struct RenderSettings {
 };
 
 // Whether pt sorts each bounce's surface queue by material before shading
-// (wavefront/stages/sort_by_material.h; --material-sort): the image is the same. Auto is
-// off: measured on five glTF samples (bench/NOTES.md), sorting paid only on ClearCoatTest
-// (6%), where coated and plain materials take different shading code, and lost 4-19%
-// elsewhere; no rule yet tells such scenes apart in advance.
+// (wavefront/stages/sort_by_material.h; --material-sort): the image is the same. Auto
+// sorts where glTF clear coats lie beside uncoated materials, the one mix where sorting
+// measured faster (resolve_material_sort says why and with what figures).
 enum class MaterialSortMode : uint8_t { Auto, On, Off };
 
 // The names of LightSelectionMode, in its order: --light-selection and render.light_selection.

@@ -55,5 +55,44 @@ TEST(MaterialSort, RenderIsTheSameImageSortedOrNot) {  // ~2 s
     EXPECT_EQ(differ, 0u);
 }
 
+// A render with --material-sort auto of TextureSettingsTest (11 uncoated materials): the
+// sort stage runs once one material has a clear coat, and not before.
+TEST(MaterialSort, AutoSortsARenderOnceACoatJoinsTheMaterials) {
+    HostScene scene = load_scene(test::source_dir() + "/tests/data/gltf/TextureSettingsTest/TextureSettingsTest.glb");
+    RenderOptions o;
+    o.settings = scene.settings;
+    o.settings.width = o.settings.height = 16;
+    o.settings.spp = 1;
+    o.backend = BackendKind::Cpu;
+    o.collect_stage_times = true;
+    auto sorted = [&] {
+        bool ran = false;
+        for (const auto& s : render(scene, o).stats.stages) ran |= s.name == "sort_by_material";
+        return ran;
+    };
+    EXPECT_FALSE(sorted());
+    scene.materials[0].pbr.clearcoat = 0.5f;
+    EXPECT_TRUE(sorted());
+}
+
+// Auto sorts where glTF clear coats lie beside uncoated materials, and only there; the
+// explicit modes stay as they are.
+TEST(MaterialSort, AutoSortsWhereCoatsLieBesideUncoatedMaterials) {
+    Material plain, coated, diffuse;
+    plain.type = coated.type = MaterialType::GltfPbr;
+    coated.pbr.clearcoat = 1.0f;
+    diffuse.kd = Vec3f(0.5f);
+    auto resolve = [](std::vector<Material> m) { return resolve_material_sort(MaterialSortMode::Auto, m); };
+    EXPECT_EQ(resolve({plain, coated}), MaterialSortMode::On);
+    EXPECT_EQ(resolve({diffuse, coated}), MaterialSortMode::On);
+    EXPECT_EQ(resolve({coated, coated}), MaterialSortMode::Off) << "coats alone: no divergence to remove";
+    EXPECT_EQ(resolve({plain, diffuse}), MaterialSortMode::Off);
+    Material textured_only = plain;
+    textured_only.pbr.clearcoat_texture = 0;  // a texture under a factor of 0: no coat
+    EXPECT_EQ(resolve({plain, textured_only}), MaterialSortMode::Off);
+    EXPECT_EQ(resolve_material_sort(MaterialSortMode::Off, std::vector<Material>{plain, coated}), MaterialSortMode::Off);
+    EXPECT_EQ(resolve_material_sort(MaterialSortMode::On, std::vector<Material>{plain}), MaterialSortMode::On);
+}
+
 }  // namespace
 }  // namespace wf

@@ -38,7 +38,7 @@ public:
         // One NEE shadow ray per path per bounce at most.
         shadow_rays_.allocate(wave_size_);
         counters_.allocate(s.max_depth);
-        // Auto is off: on an H100 (bench/NOTES.md) sorting paid on one glTF model of five.
+        // The render session resolves Auto (resolve_material_sort); left unresolved, it is off.
         sort_materials_ = res.material_sort == MaterialSortMode::On;
         if (sort_materials_) material_sort_.allocate(wave_size_, res.scene.num_materials);
     }
