@@ -68,7 +68,9 @@ public:
         // 1 at grazing angles.)
         switch (m.type) {
             case MaterialType::RoughConductor: b.delta_ = MicrofacetConductor(b.dist_, b.f0_).is_delta(); break;
-            case MaterialType::RoughDielectric: b.delta_ = MicrofacetDielectric(b.dist_, b.eta_, camera_path).is_delta(); break;
+            case MaterialType::RoughDielectric:
+                b.delta_ = MicrofacetDielectric(b.dist_, b.eta_, camera_path).is_delta();
+                break;
             default: b.delta_ = true;
         }
         return b;

@@ -233,6 +233,23 @@ struct AgreementOptions {
     double allowance = 1.25;       // on var_A + var_B, as check_smallvcm_parity
 };
 
+// A CPU render of `integrator` with spp iterations (bpm and ppm: light_paths per iteration
+// and the radius factor; 0 for their defaults), as the scene tests compare them.
+inline EstimatorSpec cpu_spec(const char* integrator, uint32_t spp, uint32_t light_paths = 0,
+                              float radius_factor = 0.0f) {
+    return EstimatorSpec{integrator, BackendKind::Cpu, spp, light_paths, radius_factor};
+}
+
+// Agreement on 32 x 32 images of paths of at most 6 segments (the glTF and microfacet
+// scenes' tests), channel means within mean_tolerance.
+inline AgreementOptions small_image_agreement(double mean_tolerance) {
+    AgreementOptions opt;
+    opt.size = 32;
+    opt.max_depth = 6;
+    opt.mean_tolerance = mean_tolerance;
+    return opt;
+}
+
 inline double masked_mse(const Image& a, const Image& b, const PixelMask& mask) {
     double sum = 0;
     size_t n = 0;

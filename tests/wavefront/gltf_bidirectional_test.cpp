@@ -38,6 +38,7 @@ namespace {
 
 using nlohmann::json;
 using test::AgreementOptions;
+using test::cpu_spec;
 using test::EstimatorSpec;
 using test::diffuse;
 using test::sphere_scene;
@@ -70,17 +71,6 @@ test::PixelMask away_from_outline(const HostScene& scene, uint32_t size) {
     return mask_by_distance_to_centre(scene, size, [](float d) { return d >= 0.75f && d <= 1.05f; });
 }
 
-EstimatorSpec spec(const char* integrator, uint32_t spp, uint32_t light_paths = 0, float radius_factor = 0.0f) {
-    return EstimatorSpec{integrator, BackendKind::Cpu, spp, light_paths, radius_factor};
-}
-
-AgreementOptions options(double mean_tolerance) {
-    AgreementOptions opt;
-    opt.size = 32;
-    opt.max_depth = 6;
-    opt.mean_tolerance = mean_tolerance;
-    return opt;
-}
 
 
 // pt (seeds 1, 2) against lt, bpt and vcm (channel means within `mean`), then against bpm
@@ -98,15 +88,15 @@ struct Tolerances {
 
 void check_against_pt(const HostScene& scene, const std::string& label, const Tolerances& t = {}) {
     const test::PixelMask mask = away_from_outline(scene, 32);
-    AgreementOptions opt = options(t.mean);
+    AgreementOptions opt = test::small_image_agreement(t.mean);
     opt.allowance = t.allowance;
-    std::vector<EstimatorSpec> tracing = {spec("bpt", 64), spec("vcm", 64)};
-    if (t.lt) tracing.insert(tracing.begin(), spec("lt", 128));
-    test::check_estimators_agree(scene, spec("pt", 512), tracing, opt, mask, label);
+    std::vector<EstimatorSpec> tracing = {cpu_spec("bpt", 64), cpu_spec("vcm", 64)};
+    if (t.lt) tracing.insert(tracing.begin(), cpu_spec("lt", 128));
+    test::check_estimators_agree(scene, cpu_spec("pt", 512), tracing, opt, mask, label);
     opt.mean_tolerance = t.bpm_mean;
-    std::vector<EstimatorSpec> merging = {spec("bpm", 192, 4096, 0.01f)};
-    if (t.ppm) merging.push_back(spec("ppm", 192, 4096, 0.01f));
-    test::check_estimators_agree(scene, spec("pt", 512), merging, opt, mask, label);
+    std::vector<EstimatorSpec> merging = {cpu_spec("bpm", 192, 4096, 0.01f)};
+    if (t.ppm) merging.push_back(cpu_spec("ppm", 192, 4096, 0.01f));
+    test::check_estimators_agree(scene, cpu_spec("pt", 512), merging, opt, mask, label);
 }
 
 // ---- (a) shading normals -----------------------------------------------------------------------
@@ -233,8 +223,8 @@ void check_blended_sphere(const HostScene& scene, const std::string& label) {
     t.ppm = true;
     t.lt = false;
     check_against_pt(scene, label, t);
-    test::check_estimators_agree(scene, spec("pt", 512), {spec("lt", 128)}, options(t.mean), off_sphere(scene, 32),
-                                 label + ", off the sphere");
+    test::check_estimators_agree(scene, cpu_spec("pt", 512), {cpu_spec("lt", 128)}, test::small_image_agreement(t.mean),
+                                 off_sphere(scene, 32), label + ", off the sphere");
 }
 
 TEST(GltfBidirectionalCpu, AlphaBlendedSphereAllEstimatorsAgreeWithPt) {  // ~15 s

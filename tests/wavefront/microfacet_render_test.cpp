@@ -20,19 +20,12 @@ namespace wf {
 namespace {
 
 using test::AgreementOptions;
-using test::EstimatorSpec;
+using test::cpu_spec;
 
-EstimatorSpec spec(const char* integrator, uint32_t spp, uint32_t light_paths = 0, float radius_factor = 0.0f) {
-    return EstimatorSpec{integrator, BackendKind::Cpu, spp, light_paths, radius_factor};
-}
-
+// Glossy highlights and the caustic under the glass give heavy-tailed pixels, whose
+// variance two renders estimate low (as gltf_bidirectional_test.cpp's rough spheres).
 AgreementOptions options(double mean_tolerance) {
-    AgreementOptions opt;
-    opt.size = 32;
-    opt.max_depth = 6;
-    opt.mean_tolerance = mean_tolerance;
-    // Glossy highlights and the caustic under the glass give heavy-tailed pixels, whose
-    // variance two renders estimate low (as gltf_bidirectional_test.cpp's rough spheres).
+    AgreementOptions opt = test::small_image_agreement(mean_tolerance);
     opt.allowance = 1.8;
     return opt;
 }
@@ -47,14 +40,16 @@ TEST(MicrofacetMaterials, EveryIntegratorRendersThem) {
 // bpt and vcm within 2.5%, lt within 4%, bpm and ppm within 5%. The caustic under the glass
 // makes every estimator heavy-tailed (rare paths carry much), so a render's mean usually
 // falls below the truth and now and then far above: lt's image means at 128 spp spread
-// over -3.3% .. -0.5% of pt's at 2048 spp in six seeds here; at 1024 spp, -1.9% .. +0.2%.
+// over -3.3% .. -0.5% of pt's at 2048 spp in six seeds here (at 1024 spp, -1.9% .. +0.2%),
+// so lt takes 256 here.
 TEST(MicrofacetMaterials, RoughGoldAndGlassAllEstimatorsAgreeWithPt) {  // ~15 s
     const HostScene scene = test::microfacet_spheres_scene(false);
-    test::check_estimators_agree(scene, spec("pt", 512), {spec("bpt", 64), spec("vcm", 64)}, options(0.025), {},
-                                 "rough gold and glass");
-    test::check_estimators_agree(scene, spec("pt", 512), {spec("lt", 256)}, options(0.04), {}, "rough gold and glass");
-    test::check_estimators_agree(scene, spec("pt", 512), {spec("bpm", 192, 4096, 0.01f), spec("ppm", 192, 4096, 0.01f)},
-                                 options(0.05), {}, "rough gold and glass");
+    const test::EstimatorSpec pt = cpu_spec("pt", 512);
+    const char* label = "rough gold and glass";
+    test::check_estimators_agree(scene, pt, {cpu_spec("bpt", 64), cpu_spec("vcm", 64)}, options(0.025), {}, label);
+    test::check_estimators_agree(scene, pt, {cpu_spec("lt", 256)}, options(0.04), {}, label);
+    test::check_estimators_agree(scene, pt, {cpu_spec("bpm", 192, 4096, 0.01f), cpu_spec("ppm", 192, 4096, 0.01f)},
+                                 options(0.05), {}, label);
 }
 
 // The same spheres seen through a thin_dielectric pane: every camera path starts with a
@@ -63,10 +58,10 @@ TEST(MicrofacetMaterials, RoughGoldAndGlassAllEstimatorsAgreeWithPt) {  // ~15 s
 // so bpt and vcm take 256 here (2048 spp: pt, bpt and vcm within 0.2% of each other).
 TEST(MicrofacetMaterials, ThroughAThinPaneTracingAndMergingAgreeWithPt) {  // ~15 s
     const HostScene scene = test::microfacet_spheres_scene(true);
-    test::check_estimators_agree(scene, spec("pt", 512), {spec("bpt", 256), spec("vcm", 256)}, options(0.03), {},
-                                 "behind a thin pane");
-    test::check_estimators_agree(scene, spec("pt", 512), {spec("bpm", 192, 4096, 0.01f)}, options(0.05), {},
-                                 "behind a thin pane");
+    const test::EstimatorSpec pt = cpu_spec("pt", 512);
+    const char* label = "behind a thin pane";
+    test::check_estimators_agree(scene, pt, {cpu_spec("bpt", 256), cpu_spec("vcm", 256)}, options(0.03), {}, label);
+    test::check_estimators_agree(scene, pt, {cpu_spec("bpm", 192, 4096, 0.01f)}, options(0.05), {}, label);
 }
 
 }  // namespace

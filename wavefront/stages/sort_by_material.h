@@ -31,7 +31,10 @@ namespace wf {
 inline MaterialSortMode resolve_material_sort(MaterialSortMode mode, std::span<const Material> materials) {
     if (mode != MaterialSortMode::Auto) return mode;
     bool coated = false, uncoated = false;
-    for (const Material& m : materials) (m.type == MaterialType::GltfPbr && m.pbr.clearcoat > 0.0f ? coated : uncoated) = true;
+    for (const Material& m : materials) {
+        const bool coat = m.type == MaterialType::GltfPbr && m.pbr.clearcoat > 0.0f;
+        (coat ? coated : uncoated) = true;
+    }
     return coated && uncoated ? MaterialSortMode::On : MaterialSortMode::Off;
 }
 
