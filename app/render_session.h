@@ -10,7 +10,6 @@
 #include "app/render.h"
 #include "engine/film.h"
 #include "wavefront/integrator_registry.h"
-#include "wavefront/stages/sort_by_material.h"
 
 namespace wf {
 
@@ -44,7 +43,7 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     resources.film = &film;
     resources.settings = settings;
     resources.max_wave_paths = options.max_wave_paths;
-    resources.material_sort = resolve_material_sort(options.material_sort, scene.materials);
+    resources.material_sort = resolve_material_sort(options.material_sort, scene);
     // With a time budget, iterations run until it is spent (at least one), one per call
     // (below); spp is then only the upper bound. The integrator sizes its waves for one.
     const bool timed = options.time_budget_seconds > 0.0;

@@ -19,7 +19,6 @@
 #include "app/stats_json.h"
 #include "bench/bench_common.h"
 #include "io/scene_loader.h"
-#include "wavefront/stages/sort_by_material.h"
 
 int main(int argc, char** argv) {
     wf::BackendKind backend = wf::BackendKind::Auto;
@@ -56,7 +55,7 @@ int main(int argc, char** argv) {
             wf::HostScene scene = wf::load_scene(model);
             if (!env_path.empty()) wf::set_environment_map(scene, env_path);
             const bool auto_sorts =
-                wf::resolve_material_sort(wf::MaterialSortMode::Auto, scene.materials) == wf::MaterialSortMode::On;
+                wf::resolve_material_sort(wf::MaterialSortMode::Auto, scene) == wf::MaterialSortMode::On;
             std::printf("\n%s: --material-sort auto %s\n", model.c_str(), auto_sorts ? "sorts" : "does not sort");
             for (wf::MaterialSortMode mode : modes) {
                 const char* mode_name = mode == wf::MaterialSortMode::On ? "sorted" : "unsorted";

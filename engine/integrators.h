@@ -91,8 +91,11 @@ inline std::string integrator_scene_problem(IntegratorKind kind, const HostScene
         // (materials/bsdf.h); light paths would need their adjoints.
         for (size_t i = 0; i < scene.materials.size(); ++i) {
             const Material& m = scene.materials[i];
-            // The microfacet types are reciprocal, and each is all rough or all smooth (one
-            // roughness, no texture), which is what ppm needs.
+            // The microfacet types serve light paths too (their refraction leaves the radiance
+            // scaling out there: materials/microfacet.h), and each is all rough or all smooth
+            // (one roughness, no texture), which is what ppm needs: so unlike glTF's (below),
+            // ppm takes them at any roughness, a nearly smooth one (alpha just above
+            // kGgxSmoothAlpha) included, merging there as on any rough surface.
             if (m.type == MaterialType::SmallVcm || is_microfacet_material(m.type)) continue;
             if (m.type == MaterialType::GltfPbr) {
                 // alphaMode MASK and BLEND render here: a point of coverage a is the mixture

@@ -78,7 +78,7 @@ struct RenderSettings {
 // Whether pt sorts each bounce's surface queue by material before shading
 // (wavefront/stages/sort_by_material.h; --material-sort): the image is the same. Auto
 // sorts where glTF clear coats lie beside uncoated materials, the one mix where sorting
-// measured faster (resolve_material_sort says why and with what figures).
+// measured faster (resolve_material_sort, below, says why and with what figures).
 enum class MaterialSortMode : uint8_t { Auto, On, Off };
 
 // The names of LightSelectionMode, in its order: --light-selection and render.light_selection.
@@ -163,5 +163,28 @@ struct HostScene {
         return ss;
     }
 };
+
+// --material-sort auto, resolved once per render from the materials the scene's primitives
+// use: On where glTF clear coats lie beside uncoated materials, else Off. The coat is the
+// costliest layer of GltfBsdf (a second GGX lobe, evaluated and sampled in its own frame),
+// so where a warp's lanes shade coated and uncoated hits the two serialise. Measured on an
+// H100 (bench/NOTES.md): sorting paid on ClearCoatTest (-14%) and on five models combined
+// in one scene (-6%), both with coats beside other materials, and lost 5-10% on four models
+// without that mix, among them a scene of two sheen materials and one of textured and
+// untextured ones. Keyed by a material's shading code path instead of its id, the sort
+// measured slower still (material id also groups texture look-ups).
+inline MaterialSortMode resolve_material_sort(MaterialSortMode mode, const HostScene& scene) {
+    if (mode != MaterialSortMode::Auto) return mode;
+    std::vector<bool> used(scene.materials.size(), false);
+    for (const PrimInfo& p : scene.prims)
+        if (p.material < used.size()) used[p.material] = true;
+    bool coated = false, uncoated = false;
+    for (size_t i = 0; i < scene.materials.size(); ++i) {
+        if (!used[i]) continue;  // a glTF file's default material, say, that no primitive names
+        const Material& m = scene.materials[i];
+        (m.type == MaterialType::GltfPbr && m.pbr.clearcoat > 0.0f ? coated : uncoated) = true;
+    }
+    return coated && uncoated ? MaterialSortMode::On : MaterialSortMode::Off;
+}
 
 }  // namespace wf

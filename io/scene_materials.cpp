@@ -41,9 +41,10 @@ Material read_rtiow_material(const Reader& r, const Node& n, const std::string& 
 }
 
 // Reflectance at normal incidence of a conductor of complex index eta + i k (per channel),
-// the F0 its Schlick Fresnel starts from (exact at normal incidence).
+// the F0 its Schlick Fresnel starts from (exact at normal incidence). In double: the
+// squares of a float eta or k above 1.8e19 overflow a float.
 Vec3f conductor_f0(Vec3f eta, Vec3f k) {
-    auto f0 = [](float n, float kk) { return ((n - 1.0f) * (n - 1.0f) + kk * kk) / ((n + 1.0f) * (n + 1.0f) + kk * kk); };
+    auto f0 = [](double n, double kk) { return float(((n - 1) * (n - 1) + kk * kk) / ((n + 1) * (n + 1) + kk * kk)); };
     return {f0(eta.x, k.x), f0(eta.y, k.y), f0(eta.z, k.z)};
 }
 
@@ -59,7 +60,7 @@ Material read_microfacet_material(const Reader& r, const Node& n, const std::str
         if (eta || k) {
             if (r.member(n, "reflectance"))
                 r.fail(n.pointer, "either reflectance or the complex index (eta and k), not both",
-                       "reflectance and " + std::string(eta ? "eta" : "k"));
+                       std::string("reflectance and ") + (eta && k ? "eta and k" : eta ? "eta" : "k"));
             Vec3f eta_v = r.color(eta ? *eta : r.required(n, "eta", "a rough_conductor material with k"), kPositive);
             Vec3f k_v = r.color(k ? *k : r.required(n, "k", "a rough_conductor material with eta"), kNonNegative);
             m.km = conductor_f0(eta_v, k_v);

@@ -22,14 +22,16 @@
 // inside. On camera paths, transmitted radiance is scaled by 1 / etap^2 (microfacet.h);
 // light paths carry importance, which is not.
 //
-// Russian roulette: the largest component of the expected weight at the direction the
-// walk arrives from: Schlick's F(|cos|) for the conductor (so a dark metal ends paths
-// early, and the same rule read at the other end gives continuation_prob_from), 1 for the
+// Russian roulette: for the conductor the largest component of Schlick's F at the
+// arriving direction's |cos| (that of a mirror of its F0: an estimate of the weight a
+// sample keeps), at least kMicrofacetMinContinuation; the same rule read at the other end
+// gives continuation_prob_from. The floor keeps a dark metal seen head-on from ending
+// nearly every path (F0 = 0 gives F = 0 along the normal, yet rough facets reflect
+// there), which would leave the survivors heavy and drop next-event estimation. 1 for the
 // dielectrics, which absorb nothing.
 #pragma once
 
 #include <cmath>
-#include <cstdint>
 
 #include "engine/hd.h"
 #include "engine/math.h"
@@ -39,6 +41,9 @@
 #include "materials/sampling.h"
 
 namespace wf {
+
+// Russian roulette never ends more than this share of the paths at a conductor (see top).
+inline constexpr float kMicrofacetMinContinuation = 0.1f;
 
 class MicrofacetBsdf {
 public:
@@ -125,6 +130,7 @@ public:
         BsdfEval e;
         if (!valid_ || delta_) return e;
         const Vec3f wi = frame_.to_local(wi_world);
+        if (!(fabsf(wi.z) >= kEpsCosine)) return e;  // as sample() refuses it
         LobeEval le;
         if (type_ == MaterialType::RoughConductor) le = MicrofacetConductor(dist_, f0_).evaluate(local_fix_, wi);
         else le = MicrofacetDielectric(dist_, eta_, camera_path_).evaluate(local_fix_, wi);
@@ -143,7 +149,7 @@ private:
 
     WF_HD float continuation_at(float cos_theta) const {
         if (type_ != MaterialType::RoughConductor) return 1.0f;
-        return clampf(max_component(fresnel_schlick_rgb(f0_, cos_theta)), 0.0f, 1.0f);
+        return clampf(max_component(fresnel_schlick_rgb(f0_, cos_theta)), kMicrofacetMinContinuation, 1.0f);
     }
 
     Frame frame_{};

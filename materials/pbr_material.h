@@ -5,7 +5,8 @@
 // metallicRoughnessTexture, tangent-space normal in RGB (x right along the tangent, y
 // along the bitangent, z out), KHR_materials_transmission's factor in R,
 // KHR_materials_specular's factor in A and colour in RGB (sRGB), KHR_materials_clearcoat's
-// factor in R and roughness in G, KHR_materials_sheen's colour in RGB (sRGB) and roughness in A.
+// factor in R, roughness in G and its own tangent-space normal map (clearcoatNormalTexture),
+// KHR_materials_sheen's colour in RGB (sRGB) and roughness in A.
 #pragma once
 
 #include "accel/shading_attributes.h"
@@ -75,7 +76,7 @@ WF_HD_INLINE PbrShadingPoint pbr_shading_point(const Material& m, const TextureV
     // The coat's normal: its own map (clearcoatNormalTexture), else the normal before the
     // base's map (the extension gives the coat no other).
     g.clearcoat_normal = a.ns;
-    if (p.clearcoat_normal_texture >= 0)
+    if (p.clearcoat_normal_texture >= 0 && g.clearcoat > 0.0f)
         g.clearcoat_normal = apply_normal_map(a, tangent_space_normal(tex, p.clearcoat_normal_texture, p.clearcoat_normal_scale, a.uv));
     g.clearcoat_roughness = p.clearcoat_roughness;
     if (p.clearcoat_roughness_texture >= 0) g.clearcoat_roughness *= sample_texture(tex, p.clearcoat_roughness_texture, a.uv).y;

@@ -179,6 +179,9 @@ TEST(SceneLoader, MicrofacetMaterialTypesMapOntoMaterialRecord) {
     EXPECT_EQ(s.materials[5].type, MaterialType::ThinDielectric);
     EXPECT_FLOAT_EQ(s.materials[5].ior, 1.52f);
     EXPECT_FLOAT_EQ(s.materials[6].ior, 1.5f);
+    // A huge index (any finite float is accepted) reflects everything, not nothing.
+    HostScene huge = parse(R"({"materials": {"m": {"type": "rough_conductor", "roughness": 0.1, "eta": 1e30, "k": 1e30}}})");
+    expect_vec_near(huge.materials[0].km, Vec3f(1.0f), 1e-6f);
 }
 
 TEST(SceneLoader, BadMicrofacetMaterialsAreErrorsNamingTheField) {
@@ -192,7 +195,8 @@ TEST(SceneLoader, BadMicrofacetMaterialsAreErrorsNamingTheField) {
          "inline.json: /materials/x: expected key \"roughness\" (required in a rough_dielectric material)"},
         {R"({"type": "rough_conductor", "roughness": 1.5})",
          "inline.json: /materials/x/roughness: expected number in [0, 1], got 1.5"},
-        {R"({"type": "rough_dielectric", "roughness": "NaN"})", "inline.json: /materials/x/roughness: expected "},
+        {R"({"type": "rough_dielectric", "roughness": "NaN"})",
+         "inline.json: /materials/x/roughness: expected number in [0, 1], got string \"NaN\""},
         {R"({"type": "rough_conductor", "roughness": 0.2, "reflectance": 1.2})",
          "inline.json: /materials/x/reflectance: expected number in [0, 1], got 1.2"},
         {R"({"type": "rough_conductor", "roughness": 0.2, "eta": 1.2})",
@@ -204,7 +208,8 @@ TEST(SceneLoader, BadMicrofacetMaterialsAreErrorsNamingTheField) {
         {R"({"type": "rough_conductor", "roughness": 0.2, "eta": 1, "k": [1, -1, 1]})",
          "inline.json: /materials/x/k/1: expected number >= 0, got -1"},
         {R"({"type": "rough_conductor", "roughness": 0.2, "eta": 1, "k": 1, "reflectance": 1})",
-         "inline.json: /materials/x: expected either reflectance or the complex index (eta and k), not both"},
+         "inline.json: /materials/x: expected either reflectance or the complex index (eta and k), not both, got "
+         "reflectance and eta and k"},
         {R"({"type": "rough_dielectric", "roughness": 0.2, "ior": 0})",
          "inline.json: /materials/x/ior: expected number > 0, got 0"},
         {R"({"type": "thin_dielectric", "ior": -1.5})", "inline.json: /materials/x/ior: expected number > 0, got -1.5"},

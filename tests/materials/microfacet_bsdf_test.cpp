@@ -141,7 +141,8 @@ TEST(MicrofacetBsdf, ReversePdfIsTheReverseWalksPdf) {
 
 // Arriving from inside (against the geometric normal) the dielectric's index flips: past
 // the critical angle (41.8 degrees at ior 1.5) nothing leaves a smooth interface, and
-// below it a camera path gains (1 / ior)^2 leaving (radiance expands).
+// below it a camera path's weight leaving is ior^2 (the radiance outside is 1 / ior^2 of
+// what it becomes inside).
 TEST(MicrofacetBsdf, DielectricInsideFlipsTheIndex) {
     const Material smooth = dielectric(1.5f, 0.0f);
     const MicrofacetBsdf tir = at(smooth, 50.0f, false);
@@ -224,12 +225,14 @@ TEST(MicrofacetBsdf, SmoothLimitsAndBlackConductor) {
     const MicrofacetBsdf black = at(conductor(Vec3f(0.0f), 0.5f), 80.0f);
     EXPECT_TRUE(black.is_valid());
     EXPECT_FALSE(black.is_delta());
-    EXPECT_NEAR(black.continuation_prob(), std::pow(1.0f - std::cos(degrees(80.0f)), 5.0f), 1e-5f);
+    EXPECT_NEAR(black.continuation_prob(), std::pow(1.0f - std::cos(degrees(80.0f)), 5.0f), 1e-5f);  // 0.39
+    EXPECT_EQ(at(conductor(Vec3f(0.0f), 0.5f), 0.0f).continuation_prob(), kMicrofacetMinContinuation) << "head-on";
     EXPECT_GT(black.evaluate(direction_around(kNormal, degrees(75.0f), 0.4f + kPi)).factor.y, 0.0f);
 }
 
 // Russian roulette follows Schlick's F at the arriving direction's cosine for the
-// conductor (read at wi for the reverse walk), and never ends a dielectric path.
+// conductor (read at wi for the reverse walk), at least kMicrofacetMinContinuation, and
+// never ends a dielectric path.
 TEST(MicrofacetBsdf, ContinuationProbabilities) {
     const Vec3f f0(0.2f, 0.5f, 0.8f);
     const MicrofacetBsdf b = at(conductor(f0, 0.4f), 20.0f);
@@ -241,7 +244,8 @@ TEST(MicrofacetBsdf, ContinuationProbabilities) {
     EXPECT_EQ(at(dielectric(1.5f, 0.3f), 20.0f).continuation_prob_from(-wi), 1.0f);
 }
 
-// Grazing arrivals are refused as by every BSDF (kEpsCosine); albedo() names the colour.
+// Grazing arrivals are refused as by every BSDF (kEpsCosine), and so are grazing
+// directions to evaluate (sample() never returns one); albedo() names the colour.
 TEST(MicrofacetBsdf, GrazingIsInvalidAndAlbedoIsTheColour) {
     Material m = conductor(Vec3f(0.9f, 0.6f, 0.3f), 0.3f);
     const Vec3f along = normalize(Vec3f(kNormal.y, -kNormal.x, 0.0f));  // perpendicular to the normal
@@ -249,6 +253,9 @@ TEST(MicrofacetBsdf, GrazingIsInvalidAndAlbedoIsTheColour) {
     EXPECT_FALSE(grazing.is_valid());
     EXPECT_TRUE(is_black(grazing.sample(0.5f, 0.5f, 0.5f).factor));
     EXPECT_NEAR(grazing.albedo().z, 0.3f, 1e-6f);
+    const MicrofacetBsdf lit = at(m, 30.0f);
+    EXPECT_TRUE(is_black(lit.evaluate(along).factor));
+    EXPECT_FALSE(is_black(lit.evaluate(direction_around(kNormal, degrees(30.0f), 0.4f + kPi)).factor));
     EXPECT_EQ(at(dielectric(1.5f, 0.3f), 10.0f).albedo().x, 1.0f);
     EXPECT_EQ(at(thin(1.5f), 10.0f).albedo().y, 1.0f);
 }

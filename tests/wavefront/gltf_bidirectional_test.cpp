@@ -71,8 +71,6 @@ test::PixelMask away_from_outline(const HostScene& scene, uint32_t size) {
     return mask_by_distance_to_centre(scene, size, [](float d) { return d >= 0.75f && d <= 1.05f; });
 }
 
-
-
 // pt (seeds 1, 2) against lt, bpt and vcm (channel means within `mean`), then against bpm
 // with 4 light paths per pixel and more iterations, within `bpm_mean`: merging is noisier
 // here (|wi.ns| / |wi.ng| weighs photons arriving at grazing angles to a facet, and one

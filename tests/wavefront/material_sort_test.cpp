@@ -55,8 +55,9 @@ TEST(MaterialSort, RenderIsTheSameImageSortedOrNot) {  // ~2 s
     EXPECT_EQ(differ, 0u);
 }
 
-// A render with --material-sort auto of TextureSettingsTest (11 uncoated materials): the
-// sort stage runs once one material has a clear coat, and not before.
+// A render with --material-sort auto of TextureSettingsTest (ten uncoated materials, which
+// its primitives use, after the glTF default material, which none does): the sort stage
+// runs once a used material has a clear coat, and not when only the unused one has.
 TEST(MaterialSort, AutoSortsARenderOnceACoatJoinsTheMaterials) {
     HostScene scene = load_scene(test::source_dir() + "/tests/data/gltf/TextureSettingsTest/TextureSettingsTest.glb");
     RenderOptions o;
@@ -71,18 +72,32 @@ TEST(MaterialSort, AutoSortsARenderOnceACoatJoinsTheMaterials) {
         return ran;
     };
     EXPECT_FALSE(sorted());
+    for (const PrimInfo& p : scene.prims) ASSERT_NE(p.material, 0u) << "material 0 is the unused default";
     scene.materials[0].pbr.clearcoat = 0.5f;
+    EXPECT_FALSE(sorted());
+    scene.materials[scene.prims[0].material].pbr.clearcoat = 0.5f;
     EXPECT_TRUE(sorted());
 }
 
-// Auto sorts where glTF clear coats lie beside uncoated materials, and only there; the
-// explicit modes stay as they are.
+// A scene of one primitive per material, and `unused` materials after them that none names.
+HostScene scene_of(std::vector<Material> materials, std::vector<Material> unused = {}) {
+    HostScene s;
+    for (uint32_t i = 0; i < materials.size(); ++i) s.prims.push_back(PrimInfo{i, -1, 0});
+    s.materials = std::move(materials);
+    s.materials.insert(s.materials.end(), unused.begin(), unused.end());
+    return s;
+}
+
+// Auto sorts where glTF clear coats lie beside uncoated materials that primitives use, and
+// only there; the explicit modes stay as they are.
 TEST(MaterialSort, AutoSortsWhereCoatsLieBesideUncoatedMaterials) {
     Material plain, coated, diffuse;
     plain.type = coated.type = MaterialType::GltfPbr;
     coated.pbr.clearcoat = 1.0f;
     diffuse.kd = Vec3f(0.5f);
-    auto resolve = [](std::vector<Material> m) { return resolve_material_sort(MaterialSortMode::Auto, m); };
+    auto resolve = [](std::vector<Material> m, std::vector<Material> unused = {}) {
+        return resolve_material_sort(MaterialSortMode::Auto, scene_of(std::move(m), std::move(unused)));
+    };
     EXPECT_EQ(resolve({plain, coated}), MaterialSortMode::On);
     EXPECT_EQ(resolve({diffuse, coated}), MaterialSortMode::On);
     EXPECT_EQ(resolve({coated, coated}), MaterialSortMode::Off) << "coats alone: no divergence to remove";
@@ -90,8 +105,10 @@ TEST(MaterialSort, AutoSortsWhereCoatsLieBesideUncoatedMaterials) {
     Material textured_only = plain;
     textured_only.pbr.clearcoat_texture = 0;  // a texture under a factor of 0: no coat
     EXPECT_EQ(resolve({plain, textured_only}), MaterialSortMode::Off);
-    EXPECT_EQ(resolve_material_sort(MaterialSortMode::Off, std::vector<Material>{plain, coated}), MaterialSortMode::Off);
-    EXPECT_EQ(resolve_material_sort(MaterialSortMode::On, std::vector<Material>{plain}), MaterialSortMode::On);
+    EXPECT_EQ(resolve({coated}, {plain}), MaterialSortMode::Off) << "the uncoated material is not used";
+    EXPECT_EQ(resolve({plain}, {coated}), MaterialSortMode::Off) << "the coated material is not used";
+    EXPECT_EQ(resolve_material_sort(MaterialSortMode::Off, scene_of({plain, coated})), MaterialSortMode::Off);
+    EXPECT_EQ(resolve_material_sort(MaterialSortMode::On, scene_of({plain})), MaterialSortMode::On);
 }
 
 }  // namespace

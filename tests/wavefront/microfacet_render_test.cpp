@@ -2,8 +2,9 @@
 // materials/microfacet_bsdf.h) on every integrator, CPU backend: each converges to pt's
 // image of the same scene (tests/wavefront/microfacet_scenes.h: rough gold and rough glass
 // spheres on a floor under a hidden lamp). pt needs no reverse pdf and no adjoint; lt, bpt
-// and vcm connect through the rough lobes (evaluate(), both pdfs, the radiance scaling of
-// camera paths only); bpm and ppm merge on them. Agreement is check_estimators_agree's
+// and vcm connect through the rough lobes (evaluate() and both pdfs); bpm and ppm merge on
+// them. (The radiance scaling of refraction, camera paths only, cancels through a closed
+// glass sphere: tests/materials/microfacet_bsdf_test.cpp checks it.) Agreement is check_estimators_agree's
 // (tests/common/bidirectional_checks.h). The smooth limits have analytic furnace checks
 // in dielectric_furnace_test.cpp; the BSDF itself is checked in
 // tests/materials/microfacet_bsdf_test.cpp.

@@ -97,7 +97,8 @@ private:
             if (bounce == 0 && film.has_aovs()) first_hit_aovs(backend_, scene, paths, surface, film);
             pt_shade_background(backend_, scene, paths, escaped);
             // Two instantiations: SmallVCM's and the rtiow materials alone keep the lean
-            // shading kernel; glTF materials need the dispatching one (4-5% slower on H100).
+            // shading kernel; glTF and microfacet materials need the dispatching one (4-5%
+            // slower on H100).
             if (sort_materials_) surface = material_sort_.sort(backend_, scene, paths, surface);
             if (scene.needs_surface_bsdf) pt_shade_surface<SurfaceBsdf>(backend_, shade, surface, shadow);
             else pt_shade_surface<Bsdf>(backend_, shade, surface, shadow);

@@ -274,12 +274,12 @@ private:
 
         const uint32_t light_paths = num_light_paths_ * count;
         // The stages that rebuild BSDFs come in two instantiations (as pt's shade_surface):
-        // the dispatching one only for scenes with glTF or microfacet materials, whose BSDF
-        // carries the alpha coverage (CoverageBsdf, materials/coverage_bsdf.h).
-        const bool gltf = ctx.scene.needs_surface_bsdf;
+        // the dispatching one (CoverageBsdf, materials/coverage_bsdf.h: any material type,
+        // with glTF's alpha coverage) only for scenes with glTF or microfacet materials.
+        const bool dispatching = ctx.scene.needs_surface_bsdf;
         for (uint32_t offset = 0; offset < light_paths; offset += light_wave_) {
             const uint32_t n = std::min(light_wave_, light_paths - offset);
-            if (gltf) light_wave<CoverageBsdf>(ctx, offset, n);
+            if (dispatching) light_wave<CoverageBsdf>(ctx, offset, n);
             else light_wave<Bsdf>(ctx, offset, n);
         }
         if (techniques_.merge) {
@@ -290,7 +290,7 @@ private:
                 // The buckets used are counted only for statistics (--stats).
                 grids_[b].build_from_buckets(backend_, ctx.light_vertex_buckets + b * per_iteration,
                                              uint32_t(per_iteration), ctx.light_vertex_counts + b, ctx.counters != nullptr);
-                if (gltf) gather_merge_vertices<CoverageBsdf>(backend_, it, block, uint32_t(per_iteration));
+                if (dispatching) gather_merge_vertices<CoverageBsdf>(backend_, it, block, uint32_t(per_iteration));
                 else gather_merge_vertices<Bsdf>(backend_, it, block, uint32_t(per_iteration));
             }
         }
@@ -298,7 +298,7 @@ private:
             const uint32_t camera_paths = num_pixels_ * count;
             for (uint32_t offset = 0; offset < camera_paths; offset += camera_wave_) {
                 const uint32_t n = std::min(camera_wave_, camera_paths - offset);
-                if (gltf) camera_wave<CoverageBsdf>(ctx, offset, n);
+                if (dispatching) camera_wave<CoverageBsdf>(ctx, offset, n);
                 else camera_wave<Bsdf>(ctx, offset, n);
             }
         }

@@ -71,7 +71,7 @@ void pt_shade_surface(Backend& backend, const PtShadeContext& ctx, SlotQueue<Cam
         if constexpr (!std::is_same_v<BsdfT, Bsdf>) {
             // KHR_materials_volume: the segment that reached this surface from inside an
             // absorbing volume loses exp(-sigma_a t) (materials/pbr_material.h). Only the
-            // glTF instantiation pays for it.
+            // dispatching instantiation pays for it.
             throughput *= volume_transmittance(ctx.scene.materials[v.info.material], p.ray_dir[slot], sp.ng, p.hit_t[slot]);
         }
         // Emission first: a point of glTF alpha coverage a emits a Le whichever way the path

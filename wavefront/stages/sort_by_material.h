@@ -10,33 +10,12 @@
 
 #include <bit>
 #include <cstdint>
-#include <span>
 
-#include "engine/scene.h"
 #include "wavefront/queues.h"
 #include "wavefront/scene_view.h"
 #include "wavefront/state/camera_path.h"
 
 namespace wf {
-
-// --material-sort auto, resolved once per render from the scene's materials: On where glTF
-// clear coats lie beside uncoated materials, else Off. The coat is the costliest layer of
-// GltfBsdf (a second GGX lobe, evaluated and sampled in its own frame), so where a warp's
-// lanes shade coated and uncoated hits the two serialise. Measured on an H100
-// (bench/NOTES.md): sorting paid on ClearCoatTest (-14%) and on five models combined in
-// one scene (-6%), both with coats beside other materials, and lost 5-10% on four models
-// without that mix, among them a scene of two sheen materials and one of textured and
-// untextured ones. Keyed by a material's shading code path instead of its id, the
-// sort measured slower still (material id also groups texture look-ups).
-inline MaterialSortMode resolve_material_sort(MaterialSortMode mode, std::span<const Material> materials) {
-    if (mode != MaterialSortMode::Auto) return mode;
-    bool coated = false, uncoated = false;
-    for (const Material& m : materials) {
-        const bool coat = m.type == MaterialType::GltfPbr && m.pbr.clearcoat > 0.0f;
-        (coat ? coated : uncoated) = true;
-    }
-    return coated && uncoated ? MaterialSortMode::On : MaterialSortMode::Off;
-}
 
 template <class Backend>
 class MaterialSort {

@@ -120,7 +120,7 @@ WF_HD_INLINE BsdfT light_vertex_bsdf(const SceneView& scene, const LightVertexVi
     }
 }
 
-// Light vertices of the glTF (CoverageBsdf) instantiation also record where on the primitive they
+// Light vertices of the dispatching (CoverageBsdf) instantiation also record where on the primitive they
 // lie; the lean Bsdf one needs only the material and the geometric normal, and writes 0 to
 // prim, hit_u and hit_v (the record is written whole).
 template <class BsdfT, class PathView>

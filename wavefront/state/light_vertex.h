@@ -19,7 +19,7 @@
 // (bench/NOTES.md, fourteenth session).
 // The glTF fields (prim, hit_u, hit_v: what rebuilds shading normal, UVs and textures,
 // wavefront/stages/path_vertex.h) are read only by the CoverageBsdf instantiation of the
-// stages (scenes with glTF materials); the lean Bsdf one writes zeros there.
+// stages (scenes with glTF or microfacet materials); the lean Bsdf one writes zeros there.
 #pragma once
 
 #include <cstddef>
