@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/gltf_pointer.h"
 #include "io/mesh.h"
 
 namespace wf::gltf_io {
@@ -83,7 +84,7 @@ void check_gltf_container(const std::string& path, const std::string& bytes, boo
     if (buffers == doc.end() || !buffers->is_array()) return;
     for (size_t i = 0; i < buffers->size(); ++i) {
         const nlohmann::json& buffer = (*buffers)[i];
-        const std::string at = "buffers[" + std::to_string(i) + "]";
+        const std::string at = element("buffers", i);  // "/buffers/0"
         if (!buffer.is_object()) continue;
         const auto length_field = buffer.find("byteLength");
         if (length_field == buffer.end() || !length_field->is_number_unsigned()) continue;  // tinygltf's to name
@@ -95,8 +96,8 @@ void check_gltf_container(const std::string& path, const std::string& bytes, boo
                 mesh_io::fail(path, at + ": no uri, and the GLB has no BIN chunk to hold its " +
                                         std::to_string(byte_length) + " bytes");
             if (glb.bin_bytes < byte_length)
-                mesh_io::fail(path, at + ": byteLength " + std::to_string(byte_length) + ", but the GLB's BIN chunk holds " +
-                                        std::to_string(glb.bin_bytes) + " bytes");
+                mesh_io::fail(path, child(at, "byteLength") + ": " + std::to_string(byte_length) +
+                                        ", but the GLB's BIN chunk holds " + std::to_string(glb.bin_bytes) + " bytes");
             continue;
         }
         if (!uri->is_string()) continue;
@@ -105,10 +106,10 @@ void check_gltf_container(const std::string& path, const std::string& bytes, boo
         const std::filesystem::path file = std::filesystem::path(base_dir) / decode_uri(name);
         std::error_code ec;
         const uint64_t size = std::filesystem::file_size(file, ec);
-        if (ec) mesh_io::fail(path, at + ".uri \"" + name + "\": no such file (looked for " + file.string() + ")");
+        const std::string uri_at = child(at, "uri") + " \"" + name + "\"";
+        if (ec) mesh_io::fail(path, uri_at + ": no such file (looked for " + file.string() + ")");
         if (size < byte_length)
-            mesh_io::fail(path, at + ".uri \"" + name + "\": " + std::to_string(size) + " bytes, but its byteLength is " +
-                                    std::to_string(byte_length));
+            mesh_io::fail(path, uri_at + ": " + std::to_string(size) + " bytes, but its byteLength is " + std::to_string(byte_length));
     }
 }
 

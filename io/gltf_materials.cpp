@@ -11,6 +11,9 @@
 // extension the file uses. Left out by design, without a warning:
 // occlusionTexture (a path tracer computes occlusion).
 // A file that *requires* an extension not read here is an error naming it.
+// Errors name the place as a JSON pointer into the file (io/gltf_pointer.h), the
+// material's name after it: x.gltf: /materials/0/pbrMetallicRoughness/metallicFactor
+// (material "Gold"): 2 is not in [0, 1].
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -19,6 +22,7 @@
 
 #include <tiny_gltf.h>
 
+#include "io/gltf_pointer.h"
 #include "io/gltf_scene.h"
 #include "io/mesh.h"
 #include "io/scene_loader.h"
@@ -42,20 +46,27 @@ public:
         : path_(path), model_(model), out_(out) {}
 
     void read() {
-        for (const std::string& ext : model_.extensionsRequired)
+        for (size_t k = 0; k < model_.extensionsRequired.size(); ++k) {
+            const std::string& ext = model_.extensionsRequired[k];
             if (!supported_extensions().count(ext) && ext != "KHR_draco_mesh_compression")
-                mesh_io::fail(path_, "requires the extension " + ext + ", which is not supported");
-        for (const std::string& ext : model_.extensionsUsed)
+                fail(element("extensionsRequired", k), "requires the extension " + ext + ", which is not supported");
+        }
+        for (size_t k = 0; k < model_.extensionsUsed.size(); ++k) {
+            const std::string& ext = model_.extensionsUsed[k];
             if (!supported_extensions().count(ext))
-                warn("uses the extension " + ext + ", which is not supported: it is ignored");
+                warn(element("extensionsUsed", k) + ": uses the extension " + ext + ", which is not supported: it is ignored");
+        }
         for (size_t i = 0; i < model_.materials.size(); ++i) read_material(i);
-        for (const IndexedMesh& m : out_.meshes)
-            if (m.file_material >= 0 && size_t(m.file_material) >= model_.materials.size())
-                fail("a mesh primitive names material " + std::to_string(m.file_material) + ", which does not exist");
+        // A primitive's material index was checked where the primitive was read
+        // (io/mesh_gltf.cpp), so that the error names the primitive.
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) const { mesh_io::fail(path_, what); }
+    // "<path>: <pointer> (material \"name\"): <what>": the place, then the material's name
+    // while one is read.
+    [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
+        mesh_io::fail(path_, pointer + material_name_ + ": " + what);
+    }
     void warn(const std::string& what) { out_.warnings.push_back(path_ + ": " + what); }
 
     static const tinygltf::Value* extension(const tinygltf::ExtensionMap& m, const char* name) {
@@ -63,46 +74,59 @@ private:
         return it == m.end() ? nullptr : &it->second;
     }
 
-    // A number member of an extension object, checked against [lo, hi]; `fallback` when absent.
+    // A number member of an extension object (`at` the object's pointer), checked against
+    // [lo, hi]; `fallback` when absent.
     double number(const tinygltf::Value& v, const char* key, double fallback, double lo, double hi,
                   const std::string& at) const {
         if (!v.Has(key)) return fallback;
         const tinygltf::Value& n = v.Get(key);
-        if (!n.IsNumber()) fail(at + ": " + key + " is not a number");
+        if (!n.IsNumber()) fail(child(at, key), "not a number");
         const double d = n.GetNumberAsDouble();
-        if (!(d >= lo && d <= hi)) fail(at + ": " + key + " " + std::to_string(d) + " is out of [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        if (!(d >= lo && d <= hi))
+            fail(child(at, key), number_text(d) + " is out of [" + number_text(lo) + ", " + number_text(hi) + "]");
         return d;
     }
 
+    // Component k of a colour as a float: finite (as a float) and non-negative.
+    float colour_component(double d, const std::string& at, size_t k) const {
+        const float f = float(d);
+        if (!std::isfinite(f)) fail(child(at, k), number_text(d) + " is not finite as a float");
+        if (!(f >= 0.0f)) fail(child(at, k), number_text(d) + " is negative");
+        return f;
+    }
+
+    // A colour member (`at` its pointer): n numbers, the first 3 of them the colour.
     Vec3f colour(const std::vector<double>& v, size_t n, Vec3f fallback, const std::string& at) const {
         if (v.empty()) return fallback;
-        if (v.size() != n) fail(at + ": expected " + std::to_string(n) + " numbers");
-        Vec3f c{float(v[0]), float(v[1]), float(v[2])};
-        if (!is_finite(c) || !(min_component(c) >= 0.0f)) fail(at + ": expected finite non-negative numbers");
+        if (v.size() != n) fail(at, "expected " + std::to_string(n) + " numbers, got " + std::to_string(v.size()));
+        Vec3f c;
+        for (size_t k = 0; k < 3; ++k) c[int(k)] = colour_component(v[k], at, k);
         return c;
     }
 
+    // A colour member of an extension object (`at` the object's pointer).
     Vec3f colour_value(const tinygltf::Value& v, const char* key, Vec3f fallback, const std::string& at) const {
         if (!v.Has(key)) return fallback;
         const tinygltf::Value& a = v.Get(key);
-        if (!a.IsArray() || a.ArrayLen() != 3) fail(at + ": " + key + " is not 3 numbers");
+        const std::string field = child(at, key);
+        if (!a.IsArray() || a.ArrayLen() != 3) fail(field, "expected 3 numbers");
         Vec3f c;
         for (int i = 0; i < 3; ++i) {
-            if (!a.Get(i).IsNumber()) fail(at + ": " + key + " is not 3 numbers");
-            c[i] = float(a.Get(i).GetNumberAsDouble());
+            if (!a.Get(i).IsNumber()) fail(field, "expected 3 numbers");
+            c[i] = colour_component(a.Get(i).GetNumberAsDouble(), field, size_t(i));
         }
-        if (!is_finite(c) || !(min_component(c) >= 0.0f)) fail(at + ": " + key + " must be finite and non-negative");
         return c;
     }
 
     // A decoded image, once per image however many textures use it.
-    uint32_t image(int source, const std::string& at) {
-        if (source < 0 || size_t(source) >= model_.images.size())
-            fail(at + ": image " + std::to_string(source) + " does not exist");
+    uint32_t image(int source) {
         auto it = image_ids_.find(source);
         if (it != image_ids_.end()) return it->second;
         const tinygltf::Image& img = model_.images[size_t(source)];
-        const std::string name = path_ + ": image " + std::to_string(source) + (img.uri.empty() ? "" : " (" + img.uri + ")");
+        // The image's own place: its uri (a file) or the image (bytes in a buffer view or a data: URI).
+        const std::string place = img.uri.empty() ? element("images", size_t(source))
+                                                  : child(element("images", size_t(source)), "uri") + " \"" + img.uri + "\"";
+        const std::string name = path_ + ": " + place;
         if (img.image.empty()) throw SceneError(name + ": no image data (a missing or unreadable file)");
         out_.texture_images.push_back(decode_texture_image(name, img.image.data(), img.image.size()));
         const uint32_t id = uint32_t(out_.texture_images.size() - 1);
@@ -118,17 +142,25 @@ private:
         }
     }
 
-    // A texture reference (textureInfo): index, texCoord, extensions. Returns the binding
-    // id, or -1 when `index` < 0 (no texture).
+    // A texture reference (textureInfo, `at` its pointer): index, texCoord, extensions.
+    // Returns the binding id, or -1 when `index` < 0 (no texture).
     int32_t binding(int index, int tex_coord, const tinygltf::ExtensionMap& ext, bool srgb, const std::string& at) {
         if (index < 0) return -1;
-        if (size_t(index) >= model_.textures.size()) fail(at + ": texture " + std::to_string(index) + " does not exist");
+        const std::string index_at = child(at, "index");
+        if (size_t(index) >= model_.textures.size())
+            fail(index_at, "texture " + std::to_string(index) + " does not exist (the file has " +
+                               std::to_string(model_.textures.size()) + " textures)");
         const tinygltf::Texture& t = model_.textures[size_t(index)];
-        const std::string tat = at + ": texture " + std::to_string(index);
+        const std::string texture = element("textures", size_t(index));
+        // "texture 4 (/textures/4/sampler)": the texture followed, and the place in it.
+        auto in_texture = [&](const char* key) { return "texture " + std::to_string(index) + " (" + child(texture, key) + ")"; };
+        if (t.source < 0 || size_t(t.source) >= model_.images.size())
+            fail(index_at, in_texture("source") + ": image " + std::to_string(t.source) + " does not exist");
         TextureBinding b;
-        b.image = image(t.source, tat);
+        b.image = image(t.source);
         if (t.sampler >= 0) {
-            if (size_t(t.sampler) >= model_.samplers.size()) fail(tat + ": sampler " + std::to_string(t.sampler) + " does not exist");
+            if (size_t(t.sampler) >= model_.samplers.size())
+                fail(index_at, in_texture("sampler") + ": sampler " + std::to_string(t.sampler) + " does not exist");
             const tinygltf::Sampler& s = model_.samplers[size_t(t.sampler)];
             b.wrap_s = wrap(s.wrapS);
             b.wrap_t = wrap(s.wrapT);
@@ -138,16 +170,16 @@ private:
         int uv_set = tex_coord;
         if (const tinygltf::Value* tt = extension(ext, "KHR_texture_transform")) {
             // uv' = T * R * S * uv (the extension's matrix order), rotation counter-clockwise in UV space.
-            const std::string xat = at + ": KHR_texture_transform";
+            const std::string xat = child(child(at, "extensions"), "KHR_texture_transform");
             double off[2] = {0, 0}, scale[2] = {1, 1};
             auto pair = [&](const char* key, double* v) {
                 if (!tt->Has(key)) return;
                 const tinygltf::Value& a = tt->Get(key);
                 if (!a.IsArray() || a.ArrayLen() != 2 || !a.Get(0).IsNumber() || !a.Get(1).IsNumber())
-                    fail(xat + ": " + key + " is not 2 numbers");
+                    fail(child(xat, key), "expected 2 numbers");
                 v[0] = a.Get(0).GetNumberAsDouble();
                 v[1] = a.Get(1).GetNumberAsDouble();
-                if (!std::isfinite(v[0]) || !std::isfinite(v[1])) fail(xat + ": " + key + " is not finite");
+                if (!std::isfinite(v[0]) || !std::isfinite(v[1])) fail(child(xat, key), "not finite");
             };
             pair("offset", off);
             pair("scale", scale);
@@ -161,7 +193,8 @@ private:
             b.transform[4] = float(c * scale[1]);
             b.transform[5] = float(off[1]);
         }
-        if (uv_set < 0 || uv_set > 1) fail(at + ": texCoord " + std::to_string(uv_set) + ": only sets 0 and 1 are supported");
+        if (uv_set < 0 || uv_set > 1)
+            fail(child(at, "texCoord"), "set " + std::to_string(uv_set) + ": only sets 0 and 1 are supported");
         b.uv_set = uint32_t(uv_set);
         out_.texture_bindings.push_back(b);
         return int32_t(out_.texture_bindings.size() - 1);
@@ -173,7 +206,9 @@ private:
 
     void read_material(size_t i) {
         const tinygltf::Material& gm = model_.materials[i];
-        const std::string at = "material " + std::to_string(i) + (gm.name.empty() ? "" : " (" + gm.name + ")");
+        const std::string at = element("materials", i);
+        const std::string pbr_at = child(at, "pbrMetallicRoughness"), extensions_at = child(at, "extensions");
+        material_name_ = named("material", gm.name);
         Material m;
         m.type = MaterialType::GltfPbr;
         m.ior = 1.5f;
@@ -181,59 +216,63 @@ private:
         PbrParams& p = m.pbr;
         const tinygltf::PbrMetallicRoughness& pbr = gm.pbrMetallicRoughness;
         if (!pbr.baseColorFactor.empty()) {
-            if (pbr.baseColorFactor.size() != 4) fail(at + ": baseColorFactor needs 4 numbers");
-            p.base_color = colour(pbr.baseColorFactor, 4, Vec3f(1.0f), at + ": baseColorFactor");
+            const std::string factor_at = child(pbr_at, "baseColorFactor");
+            p.base_color = colour(pbr.baseColorFactor, 4, Vec3f(1.0f), factor_at);
             p.alpha = float(pbr.baseColorFactor[3]);
-            if (!(p.alpha >= 0.0f && p.alpha <= 1.0f)) fail(at + ": baseColorFactor alpha is not in [0, 1]");
+            if (!(p.alpha >= 0.0f && p.alpha <= 1.0f))
+                fail(child(factor_at, 3), "alpha " + number_text(pbr.baseColorFactor[3]) + " is not in [0, 1]");
         }
-        auto unit = [&](double v, const char* what) {
-            if (!(v >= 0.0 && v <= 1.0)) fail(at + ": " + what + " " + std::to_string(v) + " is not in [0, 1]");
+        auto unit = [&](double v, const char* key) {
+            if (!(v >= 0.0 && v <= 1.0)) fail(child(pbr_at, key), number_text(v) + " is not in [0, 1]");
             return float(v);
         };
         p.metallic = unit(pbr.metallicFactor, "metallicFactor");
         p.roughness = unit(pbr.roughnessFactor, "roughnessFactor");
-        p.base_color_texture = binding(pbr.baseColorTexture, true, at + ": baseColorTexture");
-        p.metallic_roughness_texture = binding(pbr.metallicRoughnessTexture, false, at + ": metallicRoughnessTexture");
+        p.base_color_texture = binding(pbr.baseColorTexture, true, child(pbr_at, "baseColorTexture"));
+        p.metallic_roughness_texture = binding(pbr.metallicRoughnessTexture, false, child(pbr_at, "metallicRoughnessTexture"));
         const tinygltf::NormalTextureInfo& nt = gm.normalTexture;
-        p.normal_texture = binding(nt.index, nt.texCoord, nt.extensions, false, at + ": normalTexture");
-        if (!std::isfinite(nt.scale)) fail(at + ": normalTexture scale is not finite");
+        const std::string normal_at = child(at, "normalTexture");
+        p.normal_texture = binding(nt.index, nt.texCoord, nt.extensions, false, normal_at);
+        if (!std::isfinite(float(nt.scale))) fail(child(normal_at, "scale"), number_text(nt.scale) + " is not finite as a float");
         p.normal_scale = float(nt.scale);
         if (gm.alphaMode == "MASK") p.alpha_mode = AlphaMode::Mask;
         else if (gm.alphaMode == "BLEND") p.alpha_mode = AlphaMode::Blend;
-        else if (gm.alphaMode != "OPAQUE" && !gm.alphaMode.empty()) fail(at + ": unknown alphaMode '" + gm.alphaMode + "'");
-        if (!(gm.alphaCutoff >= 0.0)) fail(at + ": alphaCutoff is negative");
+        else if (gm.alphaMode != "OPAQUE" && !gm.alphaMode.empty())
+            fail(child(at, "alphaMode"), "unknown alphaMode " + scene_json::in_quotes(gm.alphaMode) + " (OPAQUE, MASK or BLEND)");
+        if (!(gm.alphaCutoff >= 0.0)) fail(child(at, "alphaCutoff"), number_text(gm.alphaCutoff) + " is negative");
         p.alpha_cutoff = float(gm.alphaCutoff);
 
-        Vec3f emission = colour(gm.emissiveFactor, 3, Vec3f(0.0f), at + ": emissiveFactor");
+        Vec3f emission = colour(gm.emissiveFactor, 3, Vec3f(0.0f), child(at, "emissiveFactor"));
         // The emitted radiance is the factor (times the strength) times this texture's RGB
         // (sRGB colour data): where the factor is black the surface emits nothing, however
         // bright the texture (an area light takes both: io/gltf_scene_file.cpp).
-        p.emissive_texture = binding(gm.emissiveTexture, true, at + ": emissiveTexture");
+        p.emissive_texture = binding(gm.emissiveTexture, true, child(at, "emissiveTexture"));
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_emissive_strength"))
-            emission *= float(number(*e, "emissiveStrength", 1.0, 0.0, 1e12, at + ": KHR_materials_emissive_strength"));
+            emission *= float(number(*e, "emissiveStrength", 1.0, 0.0, 1e12, child(extensions_at, "KHR_materials_emissive_strength")));
         if (!is_finite(emission))
-            fail(at + ": emissiveFactor x emissiveStrength overflows a float (the emitted radiance must be finite)");
+            fail(at, "emissiveFactor x emissiveStrength overflows a float (the emitted radiance must be finite)");
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_ior")) {
-            const std::string eat = at + ": KHR_materials_ior";
+            const std::string eat = child(extensions_at, "KHR_materials_ior");
             const double ior = number(*e, "ior", 1.5, 0.0, 10.0, eat);
-            if (ior != 0.0 && ior < 1.0) fail(eat + ": ior " + std::to_string(ior) + " is below 1 (and not 0)");
+            if (ior != 0.0 && ior < 1.0) fail(child(eat, "ior"), number_text(ior) + " is below 1 (and not 0)");
             // ior 0 is the extension's "infinite": a perfect conductor-like Fresnel of 1; the
             // largest finite ior stands for it.
             m.ior = ior == 0.0 ? 1e4f : float(ior);
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_transmission")) {
-            const std::string eat = at + ": KHR_materials_transmission";
+            const std::string eat = child(extensions_at, "KHR_materials_transmission");
             p.transmission = float(number(*e, "transmissionFactor", 0.0, 0.0, 1.0, eat));
-            if (e->Has("transmissionTexture")) p.transmission_texture = texture_value(e->Get("transmissionTexture"), false, eat + ": transmissionTexture");
+            if (e->Has("transmissionTexture"))
+                p.transmission_texture = texture_value(e->Get("transmissionTexture"), false, child(eat, "transmissionTexture"));
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_volume")) {
-            const std::string eat = at + ": KHR_materials_volume";
+            const std::string eat = child(extensions_at, "KHR_materials_volume");
             const double thickness = number(*e, "thicknessFactor", 0.0, 0.0, 1e30, eat);
             p.thin_walled = thickness > 0.0 ? 0u : 1u;
             p.attenuation_color = colour_value(*e, "attenuationColor", Vec3f(1.0f), eat);
-            if (!(max_component(p.attenuation_color) <= 1.0f)) fail(eat + ": attenuationColor must be in [0, 1]");
+            if (!(max_component(p.attenuation_color) <= 1.0f)) fail(child(eat, "attenuationColor"), "must be in [0, 1]");
             const double distance = number(*e, "attenuationDistance", 1e30, -1e300, 1e300, eat);
-            if (!(distance > 0.0)) fail(eat + ": attenuationDistance " + std::to_string(distance) + " must be positive");
+            if (!(distance > 0.0)) fail(child(eat, "attenuationDistance"), number_text(distance) + " must be positive");
             p.attenuation_distance = float(std::min(distance, 1e30));
             // Beer-Lambert: a colour c after the distance d. Thin walls do not absorb (the
             // extension: thickness 0 has no volume). A channel of colour 0 absorbs all (a
@@ -246,54 +285,59 @@ private:
             }
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_specular")) {
-            const std::string eat = at + ": KHR_materials_specular";
+            const std::string eat = child(extensions_at, "KHR_materials_specular");
             p.specular = float(number(*e, "specularFactor", 1.0, 0.0, 1.0, eat));
             p.specular_color = colour_value(*e, "specularColorFactor", Vec3f(1.0f), eat);
-            if (e->Has("specularTexture")) p.specular_texture = texture_value(e->Get("specularTexture"), false, eat + ": specularTexture");
+            if (e->Has("specularTexture"))
+                p.specular_texture = texture_value(e->Get("specularTexture"), false, child(eat, "specularTexture"));
             if (e->Has("specularColorTexture"))
-                p.specular_color_texture = texture_value(e->Get("specularColorTexture"), true, eat + ": specularColorTexture");
+                p.specular_color_texture = texture_value(e->Get("specularColorTexture"), true, child(eat, "specularColorTexture"));
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_clearcoat")) {
-            const std::string eat = at + ": KHR_materials_clearcoat";
+            const std::string eat = child(extensions_at, "KHR_materials_clearcoat");
             p.clearcoat = float(number(*e, "clearcoatFactor", 0.0, 0.0, 1.0, eat));
             p.clearcoat_roughness = float(number(*e, "clearcoatRoughnessFactor", 0.0, 0.0, 1.0, eat));
-            if (e->Has("clearcoatTexture")) p.clearcoat_texture = texture_value(e->Get("clearcoatTexture"), false, eat + ": clearcoatTexture");
+            if (e->Has("clearcoatTexture"))
+                p.clearcoat_texture = texture_value(e->Get("clearcoatTexture"), false, child(eat, "clearcoatTexture"));
             if (e->Has("clearcoatRoughnessTexture"))
                 p.clearcoat_roughness_texture =
-                    texture_value(e->Get("clearcoatRoughnessTexture"), false, eat + ": clearcoatRoughnessTexture");
+                    texture_value(e->Get("clearcoatRoughnessTexture"), false, child(eat, "clearcoatRoughnessTexture"));
             if (e->Has("clearcoatNormalTexture")) {
                 const tinygltf::Value& v = e->Get("clearcoatNormalTexture");
-                const std::string nat = eat + ": clearcoatNormalTexture";
+                const std::string nat = child(eat, "clearcoatNormalTexture");
                 p.clearcoat_normal_texture = texture_value(v, false, nat);
                 // A normalTextureInfo: its scale (default 1, any finite number) as normalTexture's.
                 if (v.Has("scale")) {
                     const tinygltf::Value& s = v.Get("scale");
-                    if (!s.IsNumber() || !std::isfinite(s.GetNumberAsDouble())) fail(nat + ": scale is not a finite number");
+                    if (!s.IsNumber() || !std::isfinite(float(s.GetNumberAsDouble())))
+                        fail(child(nat, "scale"), "not a finite number (as a float)");
                     p.clearcoat_normal_scale = float(s.GetNumberAsDouble());
                 }
             }
         }
         if (const tinygltf::Value* e = extension(gm.extensions, "KHR_materials_sheen")) {
-            const std::string eat = at + ": KHR_materials_sheen";
+            const std::string eat = child(extensions_at, "KHR_materials_sheen");
             p.sheen_color = colour_value(*e, "sheenColorFactor", Vec3f(0.0f), eat);
-            if (!(max_component(p.sheen_color) <= 1.0f)) fail(eat + ": sheenColorFactor must be in [0, 1]");
+            if (!(max_component(p.sheen_color) <= 1.0f)) fail(child(eat, "sheenColorFactor"), "must be in [0, 1]");
             p.sheen_roughness = float(number(*e, "sheenRoughnessFactor", 0.0, 0.0, 1.0, eat));
-            if (e->Has("sheenColorTexture")) p.sheen_color_texture = texture_value(e->Get("sheenColorTexture"), true, eat + ": sheenColorTexture");
+            if (e->Has("sheenColorTexture"))
+                p.sheen_color_texture = texture_value(e->Get("sheenColorTexture"), true, child(eat, "sheenColorTexture"));
             if (e->Has("sheenRoughnessTexture"))
-                p.sheen_roughness_texture = texture_value(e->Get("sheenRoughnessTexture"), false, eat + ": sheenRoughnessTexture");
+                p.sheen_roughness_texture = texture_value(e->Get("sheenRoughnessTexture"), false, child(eat, "sheenRoughnessTexture"));
         }
         out_.materials.push_back(m);
         out_.material_names.push_back(gm.name.empty() ? "material " + std::to_string(i) : gm.name);
         out_.material_emission.push_back(emission);
+        material_name_.clear();
     }
 
-    // A textureInfo given as an extension's JSON value.
+    // A textureInfo given as an extension's JSON value (`at` its pointer).
     int32_t texture_value(const tinygltf::Value& v, bool srgb, const std::string& at) {
-        if (!v.IsObject() || !v.Has("index") || !v.Get("index").IsInt()) fail(at + ": expected a textureInfo with an index");
+        if (!v.IsObject() || !v.Has("index") || !v.Get("index").IsInt()) fail(at, "expected a textureInfo with an index");
         const int index = v.Get("index").Get<int>();
         int tex_coord = 0;
         if (v.Has("texCoord")) {
-            if (!v.Get("texCoord").IsInt()) fail(at + ": texCoord is not an integer");
+            if (!v.Get("texCoord").IsInt()) fail(child(at, "texCoord"), "not an integer");
             tex_coord = v.Get("texCoord").Get<int>();
         }
         tinygltf::ExtensionMap ext;
@@ -301,7 +345,7 @@ private:
             const tinygltf::Value& e = v.Get("extensions");
             for (const std::string& key : e.Keys()) ext[key] = e.Get(key);
         }
-        if (index < 0) fail(at + ": index " + std::to_string(index) + " is negative");
+        if (index < 0) fail(child(at, "index"), std::to_string(index) + " is negative");
         return binding(index, tex_coord, ext, srgb, at);
     }
 
@@ -309,6 +353,7 @@ private:
     const tinygltf::Model& model_;
     GltfScene& out_;
     std::map<int, uint32_t> image_ids_;
+    std::string material_name_;  // " (material \"Gold\")" while a named material is read
 };
 
 }  // namespace

@@ -304,7 +304,7 @@ TEST(GltfInclude, BadShapesAreErrorsNamingTheSceneFileAndTheJsonPath) {
     metal.g["materials"][0]["pbrMetallicRoughness"]["metallicFactor"] = 2;
     const std::string metal_path = metal.write("metal.gltf", kFolder);
     EXPECT_CONTAINS(load_error(shape({{"type", "gltf"}, {"file", "metal.gltf"}}), "metal.json"),
-                    ": /shapes/0/file: " + metal_path + ": material 0: metallicFactor");
+                    ": /shapes/0/file: " + metal_path + ": /materials/0/pbrMetallicRoughness/metallicFactor: 2 is not in [0, 1]");
     // A punctual light too strong for a light path (4 pi x 1e30 > 2^96).
     GltfDoc strong = textured_square({1, 2, 3});
     test::add_spot_light(strong, {0, 0, 1}, 1e30);

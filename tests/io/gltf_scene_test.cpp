@@ -266,7 +266,7 @@ TEST(GltfSceneMaterials, ClearcoatAndSheenExtensions) {
     d.g["materials"][0]["extensions"]["KHR_materials_clearcoat"]["clearcoatNormalTexture"]["scale"] = 0.25;
     EXPECT_EQ(read_full(d, "coat_scale.gltf").materials[0].pbr.clearcoat_normal_scale, 0.25f);
     d.g["materials"][0]["extensions"]["KHR_materials_clearcoat"]["clearcoatNormalTexture"]["scale"] = "big";
-    EXPECT_CONTAINS(read_error(d, "coat_bad_scale.gltf"), "clearcoatNormalTexture: scale is not a finite number");
+    EXPECT_CONTAINS(read_error(d, "coat_bad_scale.gltf"), ": /materials/0/extensions/KHR_materials_clearcoat/clearcoatNormalTexture/scale: not a finite number");
 }
 
 // emissiveTexture: an sRGB colour binding of its own (texCoord and KHR_texture_transform as
@@ -431,7 +431,8 @@ TEST(GltfSceneCameras, OrthographicGivesTheViewHeightAndTheAspectRatio) {
         for (double bad : {0.0, -1.0, 1e-12}) {  // 1e-12: below float resolution at (11, 2, 3)
             GltfDoc b = d;
             b.g["cameras"][0]["orthographic"][key] = bad;
-            EXPECT_CONTAINS(read_error(b, "ortho_bad.gltf"), std::string("node 2: camera 0: ") + key);
+            EXPECT_CONTAINS(read_error(b, "ortho_bad.gltf"),
+                            std::string(": /nodes/2/camera: camera 0 (/cameras/0/orthographic/") + key + "): ");
         }
 }
 
@@ -535,10 +536,12 @@ TEST(GltfSceneLights, RangeIsWarnedAboutAndBadLightsAreErrors) {
 
     GltfDoc bad_index = lights_doc();
     bad_index.g["nodes"][2]["extensions"]["KHR_lights_punctual"]["light"] = 9;
-    EXPECT_CONTAINS(read_error(bad_index, "light_index.gltf"), "node 2: light 9 does not exist");
+    EXPECT_CONTAINS(read_error(bad_index, "light_index.gltf"), ": /nodes/2/extensions/KHR_lights_punctual/light: light 9 does not exist");
     GltfDoc negative = lights_doc();
     negative.g["extensions"]["KHR_lights_punctual"]["lights"][0]["intensity"] = -1.0;
-    EXPECT_CONTAINS(read_error(negative, "light_negative.gltf"), "light 0");
+    EXPECT_CONTAINS(read_error(negative, "light_negative.gltf"),
+                    ": /nodes/2/extensions/KHR_lights_punctual/light: light 0 (/extensions/KHR_lights_punctual/lights/0): "
+                    "color x intensity must be finite and non-negative");
 
     // Spot cones outside the spec's 0 <= inner <= outer <= pi/2, outer > 0.
     auto spot_error = [](double inner, double outer, const std::string& name) {
@@ -547,10 +550,11 @@ TEST(GltfSceneLights, RangeIsWarnedAboutAndBadLightsAreErrors) {
         return read_error(d, name);
     };
     EXPECT_CONTAINS(spot_error(0.0, 1.6, "spot_wide.gltf"), "spot_wide.gltf");
-    EXPECT_CONTAINS(spot_error(0.0, 1.6, "spot_wide.gltf"), "light 2: spot.outerConeAngle 1.6");
-    EXPECT_CONTAINS(spot_error(0.0, 0.0, "spot_zero.gltf"), "light 2: spot.outerConeAngle 0.0");
-    EXPECT_CONTAINS(spot_error(0.6, 0.5, "spot_inner.gltf"), "light 2: spot.innerConeAngle 0.6");
-    EXPECT_CONTAINS(spot_error(-0.1, 0.5, "spot_negative.gltf"), "light 2: spot.innerConeAngle -0.1");
+    const std::string spot = ": /nodes/4/extensions/KHR_lights_punctual/light: light 2 (/extensions/KHR_lights_punctual/lights/2/spot/";
+    EXPECT_CONTAINS(spot_error(0.0, 1.6, "spot_wide.gltf"), spot + "outerConeAngle): 1.6 is not in (0, pi/2]");
+    EXPECT_CONTAINS(spot_error(0.0, 0.0, "spot_zero.gltf"), spot + "outerConeAngle): 0 is not in (0, pi/2]");
+    EXPECT_CONTAINS(spot_error(0.6, 0.5, "spot_inner.gltf"), spot + "innerConeAngle): 0.6 is not in [0, outerConeAngle = 0.5]");
+    EXPECT_CONTAINS(spot_error(-0.1, 0.5, "spot_negative.gltf"), spot + "innerConeAngle): -0.1 is not in [0, outerConeAngle = 0.5]");
     EXPECT_CONTAINS(spot_error(0.0, 1e-6, "spot_narrow.gltf"), "too narrow");
     // pi/2 as written by hand (a hair above) is the hemisphere.
     GltfDoc half = lights_doc();

@@ -185,9 +185,9 @@ TEST(MeshBadGltf, ExternalBufferReadsLikeTheEmbeddedOne) {  // the harness of th
 TEST(MeshBadGltf, MalformedJsonAndMissingBuffer) {
     EXPECT_CONTAINS(mesh_error("a.gltf", "{\"asset\": {\"version\": \"2.0\"}, "), "tinygltf: ");
     std::string e = gltf_error("b", triangle_buffer(), [](nlohmann::json& g) { g["buffers"][0]["uri"] = "missing.bin"; });
-    EXPECT_CONTAINS(e, "buffers[0].uri \"missing.bin\": no such file (looked for ");
+    EXPECT_CONTAINS(e, ": /buffers/0/uri \"missing.bin\": no such file (looked for ");
     e = gltf_error("c", triangle_buffer().substr(0, 52), [](nlohmann::json& g) { g["buffers"][0]["byteLength"] = 104; });
-    EXPECT_CONTAINS(e, "buffers[0].uri \"c.bin\": 52 bytes, but its byteLength is 104");
+    EXPECT_CONTAINS(e, ": /buffers/0/uri \"c.bin\": 52 bytes, but its byteLength is 104");
     // Escapes in a URI are decoded before the file is looked for.
     test::write_file(test::temp_folder("wf_mesh_bad") + "/d e.bin", triangle_buffer());
     std::ifstream f(test::source_dir() + "/tests/data/meshes/triangle.gltf");
@@ -230,7 +230,7 @@ TEST(MeshBadGltf, TruncatedAndInconsistentGlbAreNamed) {
     std::string short_bin = glb;
     const size_t bin_header = glb.size() - triangle_buffer().size() - 8;
     short_bin[bin_header] = char(uint8_t(short_bin[bin_header]) - 8);
-    EXPECT_CONTAINS(mesh_error("e.glb", short_bin), "buffers[0]: byteLength 104, but the GLB's BIN chunk holds 96 bytes");
+    EXPECT_CONTAINS(mesh_error("e.glb", short_bin), ": /buffers/0/byteLength: 104, but the GLB's BIN chunk holds 96 bytes");
     // A JSON chunk longer than the file.
     std::string long_json = glb;
     long_json[13] = char(0x7f);
@@ -239,28 +239,30 @@ TEST(MeshBadGltf, TruncatedAndInconsistentGlbAreNamed) {
 
 TEST(MeshBadGltf, AccessorCountsLargerThanTheData) {
     std::string e = gltf_error("a", triangle_buffer(), [](nlohmann::json& g) { g["accessors"][1]["count"] = 1000; });
-    EXPECT_CONTAINS(e, "accessor 1: 1000 elements from byte 0 do not fit in buffer view 1 of 36 bytes");
+    EXPECT_CONTAINS(e, ": /meshes/0/primitives/0/attributes/POSITION: accessor 1 (/accessors/1/count): 1000 elements from byte 0 "
+                       "do not fit in buffer view 1 of 36 bytes");
     e = gltf_error("b", triangle_buffer(), [](nlohmann::json& g) { g["bufferViews"][1]["byteLength"] = 4000; });
-    EXPECT_CONTAINS(e, "buffer view 1 (bytes 8 + 4000) lies outside its buffer of 104 bytes");
+    EXPECT_CONTAINS(e, ": /meshes/0/primitives/0/attributes/POSITION: accessor 1 (/accessors/1/bufferView): buffer view 1 "
+                       "(/bufferViews/1): bytes 8 + 4000 lie outside its buffer of 104 bytes");
 }
 
 TEST(MeshBadGltf, IndicesOutOfRangeAndNaNPositions) {
     EXPECT_CONTAINS(gltf_error("a", triangle_buffer({0, 1, 7}), [](nlohmann::json&) {}),
-                    "mesh 0, primitive 0: triangle 0: vertex index 7 out of range [0, 2] (3 vertices)");
+                    ": /meshes/0/primitives/0: triangle 0: vertex index 7 out of range [0, 2] (3 vertices)");
     std::vector<float> xyz = kTriangleXyz;
     xyz[3] = std::nanf("");
     EXPECT_CONTAINS(gltf_error("b", triangle_buffer({0, 1, 2}, xyz), [](nlohmann::json&) {}),
-                    "mesh 0, primitive 0: vertex 1: position (nan, 0, 0) is not finite");
+                    ": /meshes/0/primitives/0: vertex 1: position (nan, 0, 0) is not finite");
 }
 
 TEST(MeshBadGltf, UnsupportedFeaturesAreNamed) {
     EXPECT_CONTAINS(gltf_error("a", triangle_buffer(),
                                [](nlohmann::json& g) { g["extensionsRequired"] = {"KHR_draco_mesh_compression"}; g["extensionsUsed"] = {"KHR_draco_mesh_compression"}; }),
-                    "requires the extension KHR_draco_mesh_compression, which is not supported");
+                    ": /extensionsRequired/0: requires the extension KHR_draco_mesh_compression, which is not supported");
     EXPECT_CONTAINS(gltf_error("b", triangle_buffer(), [](nlohmann::json& g) { g["nodes"][1]["children"] = {0}; }),
-                    "node 0 is its own ancestor (a cycle)");
+                    ": /nodes/1/children/0: node 0 (/nodes/0) is its own ancestor (a cycle)");
     EXPECT_CONTAINS(gltf_error("c", triangle_buffer(), [](nlohmann::json& g) { g["accessors"][1]["type"] = "VEC2"; }),
-                    "accessor 1: type VEC2, expected VEC3");
+                    ": /meshes/0/primitives/0/attributes/POSITION: accessor 1 (/accessors/1/type): type VEC2, expected VEC3");
 }
 
 // ---- Through the scene loader: the exit-2 error --------------------------------------
