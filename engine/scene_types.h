@@ -66,12 +66,13 @@ enum class MaterialType : uint32_t {
     ThinDielectric = 7,   // a thin smooth slab: mirror reflection and unbent transmission
 };
 
-// Whether a material needs the dispatching BSDF (materials/surface_bsdf.h), not the lean
-// Bsdf that SmallVCM's and the rtiow types share: the stages are instantiated for one or
-// the other per scene (wavefront/scene_view.h SceneView::needs_surface_bsdf).
+// The types materials/microfacet_bsdf.h renders.
 WF_HD_INLINE constexpr bool is_microfacet_material(MaterialType t) {
     return t == MaterialType::RoughConductor || t == MaterialType::RoughDielectric || t == MaterialType::ThinDielectric;
 }
+// Whether a material needs the dispatching BSDF (materials/surface_bsdf.h), not the lean
+// Bsdf that SmallVCM's and the rtiow types share: the stages are instantiated for one or
+// the other per scene (wavefront/scene_view.h SceneView::needs_surface_bsdf).
 WF_HD_INLINE constexpr bool needs_surface_bsdf(MaterialType t) {
     return t == MaterialType::GltfPbr || is_microfacet_material(t);
 }

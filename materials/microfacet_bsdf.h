@@ -16,7 +16,8 @@
 //
 // Frame: the geometric normal flipped to the side the ray arrived from, as Bsdf's
 // two-sided materials (the mesh's shading normals are not used, as for every JSON
-// material type: the lobes are then reciprocal and need no adjoint correction). In this
+// material type, so no shading-normal adjoint correction is needed; the refraction's
+// adjoint on light paths is the camera_path flag below). In this
 // frame the fixed direction is always above the surface (local z > 0), and a dielectric's
 // relative index eta = eta_below / eta_above is ior arriving from outside, 1 / ior from
 // inside. On camera paths, transmitted radiance is scaled by 1 / etap^2 (microfacet.h);
