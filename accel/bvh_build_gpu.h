@@ -6,8 +6,8 @@
 // warp, deciding leaf collapsing by SAH and filling each node's table for the
 // wide layout as it creates it (make_wide_table). Then the wide traversal
 // layout (traversal_bvh.h) is written straight from the build nodes' tables
-// (write_traversal: every node's budget by pointer jumping, two scans, one
-// thread per wide node). Nothing goes back to the host during a build but the
+// (write_traversal: every node's budget of slots by links followed up to the
+// root, two scans, one thread per wide node). Nothing goes back to the host during a build but the
 // figures of info(). Triangles and spheres share one tree.
 //
 // The binary tree has the leaf-size limit of the CPU builder (bvh_build.h), and

@@ -53,7 +53,7 @@ struct GpuBvhBuilder::Buffers {
     // its rank among those
     Buf<uint32_t> interior, interior_rank;
     Buf<uint32_t> leaf_prims, leaf_first;   // 2n - 1: a kept leaf's primitive count; its first slot
-    Buf<uint2> jumps[2];        // n - 1: the collapse's pointer jumping (ancestor, budget map), two rounds' worth
+    Buf<unsigned long long> links;  // n - 1: an ancestor and the map of budgets from it (bvh_wide_gpu.cu)
     Buf<uint32_t> node_count;   // the wide nodes the last write_traversal wrote
     Buf<uint32_t> wide_list;    // the build nodes that make them, in their order
     Buf<uint32_t> refs;         // 2n - 1: a kept node's reference in the wide layout

@@ -207,7 +207,10 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
         count = __popc(kept);
     }
     if (lane < kClusterThreshold && l + lane <= r) a.clusters[l + lane] = lane < count ? c.id : kInvalid;
-    if (root && lane == 0) *a.root = c.id;
+    if (root && lane == 0) {
+        *a.root = c.id;
+        a.parent[c.id] = kInvalid;
+    }
 }
 
 // Whole warp, thread i starting at primitive i (i >= n: lanes that only help).

@@ -1,7 +1,7 @@
 // The GPU builder's wide traversal layout (traversal_bvh.h), written from the
-// build nodes and their tables (make_wide_table): budgets by pointer jumping,
-// scans, one thread per wide node, one per primitive for the leaves.
-#include <bit>
+// build nodes and their tables (make_wide_table): budgets by links followed up
+// to the root, scans, one thread per wide node, one per primitive for the leaves.
+#include <cuda/atomic>
 
 #include "accel/bvh_build_gpu_buffers.cuh"
 
@@ -16,11 +16,22 @@ static_assert(4 * kTraversalWidth <= 32, "a budget map holds kTraversalWidth bud
 __device__ __forceinline__ uint32_t map_budget(uint32_t map, uint32_t budget) {
     return budget == 0 ? 0u : (map >> (4 * (budget - 1))) & 15u;
 }
-// Pointer-jumping rounds: 2^6 = 64 levels up reach the root from every kept node
-// of a tree within kBvhMaxDepth (a node inside a leaf gets none through its
-// leaf, however deep it lies).
-constexpr uint32_t kJumpRounds = uint32_t(std::bit_width(kBvhMaxDepth));
-static_assert((1u << kJumpRounds) > kBvhMaxDepth);
+// A node's link towards the root for the budgets (write_traversal): an ancestor
+// in the low word, the map from its budget to the node's in the high word. 0 is
+// "not yet written" (node 0 is a primitive, never an ancestor).
+__device__ __forceinline__ unsigned long long pack_link(uint32_t ancestor, uint32_t map) {
+    return (static_cast<unsigned long long>(map) << 32) | ancestor;
+}
+__device__ __forceinline__ uint32_t link_ancestor(unsigned long long link) { return uint32_t(link); }
+__device__ __forceinline__ uint32_t link_map(unsigned long long link) { return uint32_t(link >> 32); }
+// Another thread's link, or this thread's for it: relaxed atomics, so that a
+// link is read whole, old or new (either is a true ancestor and map).
+__device__ __forceinline__ unsigned long long load_link(unsigned long long* link) {
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*link).load(cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ void store_link(unsigned long long* link, unsigned long long value) {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*link).store(value, cuda::memory_order_relaxed);
+}
 
 }  // namespace
 
@@ -37,8 +48,7 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
         return;
     }
     const uint32_t inner = n - 1;
-    for (CudaBuffer<uint2>* j : {&b.jumps[0], &b.jumps[1]})
-        if (j->size() != inner) j->resize(inner);
+    if (b.links.size() != inner) b.links.resize(inner);
     if (b.wide_list.size() != capacity) b.wide_list.resize(capacity);
     if (b.refs.size() != 2 * size_t(n) - 1) b.refs.resize(2 * size_t(n) - 1);
     const BuildNode* nodes = b.nodes.data();
@@ -55,64 +65,60 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
     // takes its budget as an entry makes a wide node and hands its children the
     // budgets of its own table's choice for 1; an absorbed one hands them those
     // of its choice for its budget; nodes inside a leaf get none (0). So a
-    // node's budget is its parent's budget through a map, and the maps compose: pointer jumping (each round, a node's map becomes its map
-    // after its ancestor's, and its ancestor that ancestor's) gives every node
-    // its budget from the root's in log2(depth) rounds of independent work, with
-    // no chain of dependent loads per level of the tree (bench/NOTES.md).
-    auto transition = [=] __device__(uint32_t p, bool right) {  // p's map, a budget -> its child's
-        uint32_t map = 0;
-        if (meta[p].height == 0) return map;  // p is a leaf: everything below it is inside
+    // node's budget is its parent's through a map, and maps compose.
+    auto child_budget = [=] __device__(uint32_t p, uint32_t budget, bool right) {  // 0: none
+        if (budget == 0 || meta[p].height == 0) return 0u;  // p is inside a leaf, or is one
         const WideTable& t = tables[p - n];
-        for (uint32_t budget = 1; budget <= kTraversalWidth; ++budget) {
-            const uint32_t c = wide_absorbed(t.choice[budget - 1]) ? t.choice[budget - 1] : t.choice[0];
-            map |= (right ? wide_right_budget(c) : wide_left_budget(c)) << (4 * (budget - 1));
-        }
-        return map;
+        const uint32_t c = wide_absorbed(t.choice[budget - 1]) ? t.choice[budget - 1] : t.choice[0];
+        return right ? wide_right_budget(c) : wide_left_budget(c);
     };
-    uint2* jumps = b.jumps[0].data();
-    be.parallel_for("bvh_budget_maps", inner, [=] __device__(uint32_t i) {
-        const uint32_t y = n + i, p = parent[y];
-        jumps[i] = p == kInvalid ? make_uint2(kInvalid, 0u) : make_uint2(p, transition(p, nodes[p].right == y));
-    });
-    // (Deeper trees, which callers must not pass, leave nodes with no budget.)
-    for (uint32_t round = 0; round < kJumpRounds; ++round) {
-        const uint2* from = b.jumps[round % 2].data();
-        uint2* to = b.jumps[(round + 1) % 2].data();
-        be.parallel_for("bvh_budget_jump", inner, [=] __device__(uint32_t i) {
-            const uint2 j = from[i];
-            if (j.x == kInvalid || j.x == info[kInfoRoot]) {
-                to[i] = j;
-                return;
-            }
-            const uint2 up = from[j.x - n];
-            uint32_t map = 0;  // j's map after up's
-            for (uint32_t s = 1; s <= kTraversalWidth; ++s) map |= map_budget(j.y, map_budget(up.y, s)) << (4 * (s - 1));
-            to[i] = make_uint2(up.x, map);
-        });
-    }
-    const uint2* budgets = b.jumps[kJumpRounds % 2].data();
-    auto budget_of = [=] __device__(uint32_t y) -> uint32_t {  // 0: none
-        const uint32_t root = info[kInfoRoot];
-        if (y == root) return 1u;
-        if (y >= n) {
-            const uint2 j = budgets[y - n];
-            return j.x == root ? map_budget(j.y, 1) : 0u;
-        }
-        const uint32_t p = parent[y];  // a primitive: its parent's budget through its map
-        const uint2 j = budgets[p - n];
-        const uint32_t bp = p == root ? 1u : (j.x == root ? map_budget(j.y, 1) : 0u);
-        return map_budget(transition(p, nodes[p].right == y), bp);
+    auto first_link = [=] __device__(uint32_t y) {  // y's parent and the map from its budget to y's
+        const uint32_t p = parent[y];
+        const bool right = nodes[p].right == y;
+        uint32_t map = 0;
+        for (uint32_t s = 1; s <= kTraversalWidth; ++s) map |= child_budget(p, s, right) << (4 * (s - 1));
+        return pack_link(p, map);
     };
+    // One thread per interior node in reverse order of creation, the root first,
+    // so that a node's ancestors (created after it) are mostly done before it
+    // starts. Each follows the links up to the root, composing maps, and stores
+    // its link after every step: a descendant that reads it jumps as far. No
+    // thread waits: a link not yet written is made from the tree. (Pointer
+    // jumping in rounds, a kernel per round over all nodes, then a pass to
+    // classify, took 0.13 ms at 1M on an H100.) Then a node's budget says whether
+    // it makes a wide node and, for a leaf of the flat tree and for its
+    // primitive children, how many primitives it places.
+    unsigned long long* budget_links = b.links.data();
+    b.links.fill_zero();
     uint32_t* wide = b.interior.data();  // the flat layout's scratch, reused
     uint32_t* wide_rank = b.interior_rank.data();
     uint32_t* leaf_prims = b.leaf_prims.data();
     uint32_t* leaf_first = b.leaf_first.data();
-    be.parallel_for("bvh_classify_wide", 2 * n - 1, [=] __device__(uint32_t y) {
-        const uint32_t budget = budget_of(y);
+    if (n == 1) be.parallel_for("bvh_budgets_single", 1, [=] __device__(uint32_t) { leaf_prims[0] = 1; });
+    be.parallel_for("bvh_budgets", inner, [=] __device__(uint32_t t) {
+        const uint32_t root = info[kInfoRoot], y = n + inner - 1 - t;  // (H-PLOC creates the root last)
+        uint32_t budget = 1;
+        if (y != root) {
+            unsigned long long link = first_link(y);
+            store_link(&budget_links[y - n], link);
+            while (link_ancestor(link) != root) {
+                const uint32_t a = link_ancestor(link);
+                unsigned long long up = load_link(&budget_links[a - n]);
+                if (up == 0) up = first_link(a);
+                uint32_t map = 0;  // link's map after up's
+                for (uint32_t s = 1; s <= kTraversalWidth; ++s)
+                    map |= map_budget(link_map(link), map_budget(link_map(up), s)) << (4 * (s - 1));
+                link = pack_link(link_ancestor(up), map);
+                store_link(&budget_links[y - n], link);
+            }
+            budget = map_budget(link_map(link), 1);
+        }
         const BuildMeta m = meta[y];
-        const bool makes_wide = budget != 0 && m.height > 0 && !wide_absorbed(tables[y - n].choice[budget - 1]);
-        if (y >= n) wide[y - n] = makes_wide;
+        wide[y - n] = budget != 0 && m.height > 0 && !wide_absorbed(tables[y - n].choice[budget - 1]);
         leaf_prims[y] = budget != 0 && m.height == 0 ? (m.count & ~kLeafFlag) : 0u;
+        const BuildNode node = nodes[y];
+        if (node.left < n) leaf_prims[node.left] = child_budget(y, budget, false) != 0 ? 1u : 0u;
+        if (node.right < n) leaf_prims[node.right] = child_budget(y, budget, true) != 0 ? 1u : 0u;
     });
     if (inner > 0) be.exclusive_scan("bvh_scan_wide", wide, wide_rank, inner);
     be.exclusive_scan("bvh_scan_wide_leaves", leaf_prims, leaf_first, 2 * n - 1);
