@@ -123,6 +123,13 @@ __global__ void __launch_bounds__(kCudaBlockSize, WF_LAUNCH_MIN_BLOCKS) parallel
     if (i < n) fn(i);
 }
 
+// The same with a block size and register cap of the caller's choice (parallel_for_sized).
+template <uint32_t Block, uint32_t MinBlocks, class F>
+__global__ void __launch_bounds__(Block, MinBlocks) parallel_for_sized_kernel(F fn, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) fn(i);
+}
+
 class CudaBackend {
 public:
     template <class T>
@@ -167,6 +174,19 @@ public:
         begin(name);
         uint32_t blocks = (n + kBlockSize - 1) / kBlockSize;
         parallel_for_kernel<<<blocks, kBlockSize>>>(fn, n);
+        check_launch(name);
+        end(name);
+    }
+
+    // parallel_for in blocks of Block threads, with room for MinBlocks of them per
+    // SM (a cap of 65536 / (Block x MinBlocks) registers per thread), for a stage
+    // whose threads end far apart: a block holds its room until its last warp ends.
+    template <uint32_t Block, uint32_t MinBlocks, class F>
+    void parallel_for_sized(const char* name, uint32_t n, F fn) {
+        static_assert(Block % 32 == 0 && Block <= 1024, "whole warps per block");
+        if (n == 0) return;
+        begin(name);
+        parallel_for_sized_kernel<Block, MinBlocks><<<(n + Block - 1) / Block, Block>>>(fn, n);
         check_launch(name);
         end(name);
     }
