@@ -215,8 +215,11 @@ void GpuBvhBuilder::write_flat(CudaBackend& be) {
     const uint32_t all = 2 * n - 1;
     be.parallel_for("bvh_classify", all, [=] __device__(uint32_t x) {
         bool inside_leaf = false;
-        for (uint32_t p = parent[x]; p != kInvalid && (meta[p].count & ~kLeafFlag) <= kBvhMaxLeafSize; p = parent[p])
-            if (meta[p].count & kLeafFlag) { inside_leaf = true; break; }
+        for (uint32_t link = parent[x]; link != kInvalid; link = parent[parent_id(link)]) {
+            const uint32_t count = meta[parent_id(link)].count;
+            if ((count & ~kLeafFlag) > kBvhMaxLeafSize) break;
+            if (count & kLeafFlag) { inside_leaf = true; break; }
+        }
         const BuildMeta m = meta[x];
         const bool is_interior = !inside_leaf && m.height > 0;
         if (x >= n) interior[x - n] = is_interior;
@@ -234,8 +237,9 @@ void GpuBvhBuilder::write_flat(CudaBackend& be) {
         const bool is_interior = x >= n && interior[x - n];
         const uint32_t prims = leaf_prims[x];
         if (!is_interior && prims == 0) return;
-        const uint32_t p = parent[x];
-        const uint32_t slot = p == kInvalid ? 0u : 2 * interior_rank[p - n] + 1 + (nodes[p].right == x ? 1u : 0u);
+        const uint32_t link = parent[x];
+        const uint32_t slot =
+            link == kInvalid ? 0u : 2 * interior_rank[parent_id(link) - n] + 1 + (is_right_child(link) ? 1u : 0u);
         const BuildNode node = nodes[x];
         if (is_interior) {
             out_nodes[slot] = BvhNode{node.lo, 2 * interior_rank[x - n] + 1, node.hi, 0u};

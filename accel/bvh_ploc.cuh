@@ -31,6 +31,12 @@ inline constexpr uint32_t kClusterThreshold = 16;
 // sphere field, traversal within +-1.5%; 12 is slower still for no better tree (bench/NOTES.md).
 inline constexpr int kSearchRadius = 4;
 inline constexpr uint32_t kLeafFlag = 0x80000000u;  // in BuildMeta::count: the best subtree is one leaf
+// parent[x] is x's parent's id, with kRightChild set when x is its right child
+// (ids are below 2^29), or kInvalid at the root: a climb knows which side it
+// came from without loading the parent's node.
+inline constexpr uint32_t kRightChild = 0x80000000u;
+__device__ __forceinline__ uint32_t parent_id(uint32_t link) { return link & ~kRightChild; }
+__device__ __forceinline__ bool is_right_child(uint32_t link) { return (link & kRightChild) != 0; }
 
 struct BuildNode {  // 32 bytes: two 128-bit loads
     Vec3f lo;
@@ -107,7 +113,7 @@ struct Cluster {
 struct PlocArgs {
     BuildNode* nodes;
     BuildMeta* meta;
-    uint32_t* parent;
+    uint32_t* parent;    // see kRightChild
     WideTable* tables;   // of the interior nodes: node n + i's at i
     uint32_t* clusters;  // cluster ids of a subtree [l, r] live at clusters[l ...]
     uint32_t* counter;   // interior nodes created so far
@@ -196,7 +202,7 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
             a.tables[k - a.n] = leaf ? WideTable{}
                                      : make_wide_table(load_table(a, c), load_table(a, other), collapse_area(lo, hi), height);
             a.parent[c.id] = k;
-            a.parent[other.id] = k;
+            a.parent[other.id] = k | kRightChild;
             c = merged;
         }
         __syncwarp();  // the tables just written, for the lanes that read them next round

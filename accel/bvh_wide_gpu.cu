@@ -73,8 +73,8 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
         return right ? wide_right_budget(c) : wide_left_budget(c);
     };
     auto first_link = [=] __device__(uint32_t y) {  // y's parent and the map from its budget to y's
-        const uint32_t p = parent[y];
-        const bool right = nodes[p].right == y;
+        const uint32_t p = parent_id(parent[y]);
+        const bool right = is_right_child(parent[y]);
         uint32_t map = 0;
         for (uint32_t s = 1; s <= kTraversalWidth; ++s) map |= child_budget(p, s, right) << (4 * (s - 1));
         return pack_link(p, map);
@@ -171,18 +171,22 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
     // ancestor that chose to be one (within kBvhMaxLeafSize primitives), its
     // place there the primitives of the left subtrees it climbed out of (the
     // order of for_each_leaf_prim and of the flat layout).
+    const uint32_t* sorted_ids = b.ids_sorted.data();
     be.parallel_for("bvh_leaf_prims", n, [=] __device__(uint32_t i) {
-        uint32_t x = i, offset = 0, leaf = i, leaf_offset = 0;
-        for (uint32_t p = parent[x]; p != kInvalid && (meta[p].count & ~kLeafFlag) <= kBvhMaxLeafSize;
-             x = p, p = parent[p]) {
-            const BuildNode pn = nodes[p];
-            if (pn.right == x) offset += meta[pn.left].count & ~kLeafFlag;
-            if (meta[p].count & kLeafFlag) {
+        uint32_t count = 1, offset = 0, leaf = i, leaf_offset = 0;
+        for (uint32_t link = parent[i]; link != kInvalid;) {
+            const uint32_t p = parent_id(link), p_count = meta[p].count;
+            if ((p_count & ~kLeafFlag) > kBvhMaxLeafSize) break;
+            // Out of a right child: the left sibling's primitives, p's less ours, come first.
+            if (is_right_child(link)) offset += (p_count & ~kLeafFlag) - count;
+            if (p_count & kLeafFlag) {
                 leaf = p;
                 leaf_offset = offset;
             }
+            count = p_count & ~kLeafFlag;
+            link = parent[p];
         }
-        out_prims[leaf_first[leaf] + leaf_offset] = make_leaf_prim(triangles, num_triangles, spheres, nodes[i].left);
+        out_prims[leaf_first[leaf] + leaf_offset] = make_leaf_prim(triangles, num_triangles, spheres, sorted_ids[i]);
     });
 }
 
