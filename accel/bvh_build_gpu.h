@@ -47,6 +47,12 @@ struct GpuBvhInfo {
     double wide_node_visits = 0.0;
 };
 
+// The order in which write_traversal takes the interior nodes for their budgets:
+// ancestors first (the fast order: a node mostly finds its parent's link final),
+// or descendants first, where links are rarely ready and are made from the tree
+// (for the tests of that path).
+enum class BudgetOrder { kAncestorsFirst, kDescendantsFirst };
+
 // Owns the tree and the builder's scratch memory on the device. Rebuilding with
 // the same primitive count reuses every allocation.
 class GpuBvhBuilder {
@@ -66,7 +72,8 @@ public:
     // `capacity` = info().max_traversal_nodes nodes, `prims` one per primitive.
     // The tree must be within kBvhMaxDepth (info().depth; deeper trees get
     // unreachable nodes), and the primitives build() read must still exist.
-    void write_traversal(CudaBackend& backend, TraversalNode* nodes, LeafPrim* prims, uint32_t capacity);
+    void write_traversal(CudaBackend& backend, TraversalNode* nodes, LeafPrim* prims, uint32_t capacity,
+                         BudgetOrder order = BudgetOrder::kAncestorsFirst);
     // The traversal nodes the last write_traversal wrote (waits for it).
     uint32_t traversal_node_count(CudaBackend& backend) const;
     // The binary tree in the flat layout, copied to the host (tests, tools).
@@ -93,7 +100,8 @@ struct GpuTraversalTree {
     TraversalArrays traversal;
     GpuBvhInfo info;
 };
-GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres);
+GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                       BudgetOrder order = BudgetOrder::kAncestorsFirst);
 
 struct GpuBvhTiming {
     std::string device;

@@ -27,9 +27,9 @@ struct UploadedBuild {
         builder.build(be, triangles.data(), uint32_t(triangles.size()), spheres.data(), uint32_t(spheres.size()));
     }
     // The traversal layout of the last build (with `info` its figures).
-    void write_traversal(CudaBackend& be, const GpuBvhInfo& info) {
+    void write_traversal(CudaBackend& be, const GpuBvhInfo& info, BudgetOrder order = BudgetOrder::kAncestorsFirst) {
         traversal.allocate(info.max_traversal_nodes, info.num_prims);
-        builder.write_traversal(be, traversal.nodes(), traversal.prims(), info.max_traversal_nodes);
+        builder.write_traversal(be, traversal.nodes(), traversal.prims(), info.max_traversal_nodes, order);
     }
 };
 
@@ -51,13 +51,14 @@ Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<S
     return up.builder.download(be);
 }
 
-GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres) {
+GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                       BudgetOrder order) {
     CudaBackend be;
     UploadedBuild up(triangles, spheres);
     up.build(be);
     const GpuBvhInfo info = up.builder.info(be);
     check_depth(info);
-    up.write_traversal(be, info);
+    up.write_traversal(be, info, order);
     GpuTraversalTree out;
     out.info = info;
     out.flat = up.builder.download(be);

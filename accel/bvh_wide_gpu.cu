@@ -35,7 +35,8 @@ __device__ __forceinline__ void store_link(unsigned long long* link, unsigned lo
 
 }  // namespace
 
-void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPrim* out_prims, uint32_t capacity) {
+void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPrim* out_prims, uint32_t capacity,
+                                    BudgetOrder order) {
     Buffers& b = *buf_;
     const uint32_t n = b.n;
     if (b.node_count.size() != 1) b.node_count.resize(1);
@@ -79,9 +80,9 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
         for (uint32_t s = 1; s <= kTraversalWidth; ++s) map |= child_budget(p, s, right) << (4 * (s - 1));
         return pack_link(p, map);
     };
-    // One thread per interior node in reverse order of creation, the root first,
-    // so that a node's ancestors (created after it) are mostly done before it
-    // starts. Each follows the links up to the root, composing maps, and stores
+    // One thread per interior node in reverse order of creation, the root first
+    // (H-PLOC creates it last), so that a node's ancestors (created after it) are
+    // mostly done before it starts. Each follows the links up to the root, composing maps, and stores
     // its link after every step: a descendant that reads it jumps as far. No
     // thread waits: a link not yet written is made from the tree. (Pointer
     // jumping in rounds, a kernel per round over all nodes, then a pass to
@@ -95,8 +96,9 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
     uint32_t* leaf_prims = b.leaf_prims.data();
     uint32_t* leaf_first = b.leaf_first.data();
     if (n == 1) be.parallel_for("bvh_budgets_single", 1, [=] __device__(uint32_t) { leaf_prims[0] = 1; });
+    const bool descendants_first = order == BudgetOrder::kDescendantsFirst;
     be.parallel_for("bvh_budgets", inner, [=] __device__(uint32_t t) {
-        const uint32_t root = info[kInfoRoot], y = n + inner - 1 - t;  // (H-PLOC creates the root last)
+        const uint32_t root = info[kInfoRoot], y = descendants_first ? n + t : n + inner - 1 - t;
         uint32_t budget = 1;
         if (y != root) {
             unsigned long long link = first_link(y);

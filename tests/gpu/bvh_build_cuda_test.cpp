@@ -266,16 +266,19 @@ TEST(GpuBvh, WideLayoutWrittenOnTheDeviceEqualsTheHostCollapse) {
     // it builds; the host's collapse of the same binary tree (checked against the
     // primitives in traversal_bvh_test) must give the same nodes and leaves.
     WF_REQUIRE_CUDA_DEVICE();
-    // Nested spheres make a tree deeper than 32 levels (the pointer jumping's
-    // rounds must reach the root from kBvhMaxDepth levels down).
+    // Nested spheres make a tree deeper than 32 levels (each node's budget follows
+    // links up to the root from as far as kBvhMaxDepth levels down). Both orders of
+    // the budgets' threads: descendants first, a node's links are mostly not yet
+    // written and are made from the tree, or are written while it reads them.
     TestScene nested;
     float r = 1.0f;
     for (int i = 0; i < 60; ++i, r *= 1.05f) nested.spheres.push_back({{0, 0, 0}, r});
     std::vector<TestScene> scenes{test::random_soup(41, 30000, 3000, {}, 20.0f), nested, test::random_soup(7, 5, 4),
                                   test::random_soup(8, 3, 0), test::random_soup(9, 0, 1), TestScene{}};
     for (const TestScene& s : scenes) {
-        for (int rep = 0; rep < 2; ++rep) {  // the device's numbering may differ from run to run
-            const GpuTraversalTree t = traversal_tree_on_gpu(s.triangles, s.spheres);
+        for (int rep = 0; rep < 4; ++rep) {  // the device's numbering may differ from run to run
+            const BudgetOrder order = rep < 2 ? BudgetOrder::kAncestorsFirst : BudgetOrder::kDescendantsFirst;
+            const GpuTraversalTree t = traversal_tree_on_gpu(s.triangles, s.spheres, order);
             const TraversalArrays host = make_traversal_arrays(t.flat.nodes, t.flat.prim_index, s.triangles, s.spheres);
             EXPECT_LE(t.traversal.nodes.size(), t.info.max_traversal_nodes);
             if (&s == &scenes[1]) {
