@@ -67,25 +67,14 @@ struct alignas(16) LeafPrim {
 static_assert(sizeof(LeafPrim) == 48, "LeafPrim must stay 48 bytes");
 
 // 16-byte loads that go through the read-only cache on the GPU: the tree and the
-// leaf primitives never change while rays are traced.
+// leaf primitives never change while rays are traced (nodes: load_oriented_node,
+// traverse.h).
 WF_HD_INLINE Float4 load_float4(const Float4* p) {
 #if WF_DEVICE_CODE
     const float4 v = __ldg(reinterpret_cast<const float4*>(p));
     return Float4{v.x, v.y, v.z, v.w};
 #else
     return *p;
-#endif
-}
-WF_HD_INLINE TraversalNode load_traversal_node(const TraversalNode* nodes, uint32_t i) {
-#if WF_DEVICE_CODE
-    const uint4* src = reinterpret_cast<const uint4*>(nodes + i);
-    TraversalNode out;
-    uint4* dst = reinterpret_cast<uint4*>(&out);
-#pragma unroll
-    for (int k = 0; k < int(sizeof(TraversalNode) / 16); ++k) dst[k] = __ldg(src + k);
-    return out;
-#else
-    return nodes[i];
 #endif
 }
 WF_HD_INLINE LeafPrim load_leaf_prim(const LeafPrim* prims, uint32_t i) {

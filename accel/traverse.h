@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "accel/bvh_node.h"
@@ -22,6 +23,10 @@ struct RayBoxQuery {
     Vec3f origin;
     Vec3f inv_dir;  // 1/dir; a zero component gives +-inf
     bool neg_x, neg_y, neg_z;  // sign bits of dir (so -0 counts as negative)
+    // The TraversalNode fields that hold each axis' near bounds for this ray (its
+    // far bounds are the field after or before: index ^ 1): lo_x is field 0,
+    // hi_x 1, lo_y 2, hi_y 3, lo_z 4, hi_z 5.
+    uint32_t near_x, near_y, near_z;
 
     WF_HD static RayBoxQuery from(const Ray& ray) {
         RayBoxQuery q;
@@ -30,6 +35,9 @@ struct RayBoxQuery {
         q.neg_x = std::signbit(ray.dir.x);
         q.neg_y = std::signbit(ray.dir.y);
         q.neg_z = std::signbit(ray.dir.z);
+        q.near_x = q.neg_x ? 1u : 0u;
+        q.near_y = q.neg_y ? 3u : 2u;
+        q.near_z = q.neg_z ? 5u : 4u;
         return q;
     }
 };
@@ -62,11 +70,9 @@ WF_HD_INLINE float min_ignore_nan(float t, float x) {
 //  - an empty box (lo > hi) always misses.
 // t_far is widened by 1 + 2 gamma_3 (pbrt-v4 / Ize 2013) so that rounding
 // never culls a box containing a hit the primitive test would report.
-WF_HD_INLINE bool intersect_box(float lo_x, float hi_x, float lo_y, float hi_y, float lo_z, float hi_z,
-                                const RayBoxQuery& q, float t_max, float* t_entry) {
-    float near_x = q.neg_x ? hi_x : lo_x, far_x = q.neg_x ? lo_x : hi_x;
-    float near_y = q.neg_y ? hi_y : lo_y, far_y = q.neg_y ? lo_y : hi_y;
-    float near_z = q.neg_z ? hi_z : lo_z, far_z = q.neg_z ? lo_z : hi_z;
+// The slab test with each axis' planes already ordered for the ray (near, far).
+WF_HD_INLINE bool intersect_slabs(float near_x, float far_x, float near_y, float far_y, float near_z, float far_z,
+                                  const RayBoxQuery& q, float t_max, float* t_entry) {
     float t0 = 0.0f, t1 = t_max;
     t0 = max_ignore_nan(t0, (near_x - q.origin.x) * q.inv_dir.x);
     t0 = max_ignore_nan(t0, (near_y - q.origin.y) * q.inv_dir.y);
@@ -77,6 +83,11 @@ WF_HD_INLINE bool intersect_box(float lo_x, float hi_x, float lo_y, float hi_y, 
     t1 *= 1.0f + 2.0f * rounding_gamma(3);
     *t_entry = t0;
     return t0 <= t1;
+}
+WF_HD_INLINE bool intersect_box(float lo_x, float hi_x, float lo_y, float hi_y, float lo_z, float hi_z,
+                                const RayBoxQuery& q, float t_max, float* t_entry) {
+    return intersect_slabs(q.neg_x ? hi_x : lo_x, q.neg_x ? lo_x : hi_x, q.neg_y ? hi_y : lo_y, q.neg_y ? lo_y : hi_y,
+                           q.neg_z ? hi_z : lo_z, q.neg_z ? lo_z : hi_z, q, t_max, t_entry);
 }
 WF_HD_INLINE bool intersect_box(const BvhNode& node, const RayBoxQuery& q, float t_max, float* t_entry) {
     return intersect_box(node.lo.x, node.hi.x, node.lo.y, node.hi.y, node.lo.z, node.hi.z, q, t_max, t_entry);
@@ -94,7 +105,52 @@ struct ChildHits {
 WF_HD_INLINE uint32_t child_key_slot(uint32_t key) { return key & 7u; }
 WF_HD_INLINE float child_key_t(uint32_t key) { return bits_to_float(key & ~7u); }
 
-WF_HD_INLINE ChildHits intersect_children(const TraversalNode& n, const RayBoxQuery& q, float t_max) {
+// A traversal node as one ray meets it: per axis its children's near and far
+// bounds, and their references. On the GPU the ray picks the bounds by the
+// 16-byte vectors it loads (RayBoxQuery's fields), so a node costs no selects;
+// picked after loading the whole node, they cost 24 per 4-wide node, in a
+// kernel that is issue-bound.
+struct OrientedNode {
+    float near_x[kTraversalWidth], far_x[kTraversalWidth];
+    float near_y[kTraversalWidth], far_y[kTraversalWidth];
+    float near_z[kTraversalWidth], far_z[kTraversalWidth];
+    uint32_t child[kTraversalWidth];
+};
+WF_HD_INLINE OrientedNode load_oriented_node(const TraversalNode* nodes, uint32_t i, const RayBoxQuery& q) {
+    OrientedNode out;
+#if WF_DEVICE_CODE
+    constexpr uint32_t V = kTraversalWidth / 4;  // 16-byte vectors per field
+    const float4* src = reinterpret_cast<const float4*>(nodes + i);
+    auto field = [&](float* dst, uint32_t f) {
+#pragma unroll
+        for (uint32_t k = 0; k < V; ++k) reinterpret_cast<float4*>(dst)[k] = __ldg(src + f * V + k);
+    };
+    field(out.near_x, q.near_x);
+    field(out.far_x, q.near_x ^ 1u);
+    field(out.near_y, q.near_y);
+    field(out.far_y, q.near_y ^ 1u);
+    field(out.near_z, q.near_z);
+    field(out.far_z, q.near_z ^ 1u);
+    field(reinterpret_cast<float*>(out.child), 6u);
+#else
+    const TraversalNode& n = nodes[i];
+    for (uint32_t s = 0; s < kTraversalWidth; ++s) {
+        out.near_x[s] = q.neg_x ? n.hi_x[s] : n.lo_x[s];
+        out.far_x[s] = q.neg_x ? n.lo_x[s] : n.hi_x[s];
+        out.near_y[s] = q.neg_y ? n.hi_y[s] : n.lo_y[s];
+        out.far_y[s] = q.neg_y ? n.lo_y[s] : n.hi_y[s];
+        out.near_z[s] = q.neg_z ? n.hi_z[s] : n.lo_z[s];
+        out.far_z[s] = q.neg_z ? n.lo_z[s] : n.hi_z[s];
+        out.child[s] = n.child[s];
+    }
+#endif
+    return out;
+}
+static_assert(sizeof(TraversalNode) == sizeof(OrientedNode) && offsetof(TraversalNode, hi_x) == 4 * kTraversalWidth &&
+                  offsetof(TraversalNode, child) == 24 * kTraversalWidth,
+              "load_oriented_node reads TraversalNode's fields by index");
+
+WF_HD_INLINE ChildHits intersect_children(const OrientedNode& n, const RayBoxQuery& q, float t_max) {
     ChildHits h;
     h.mask = 0;
 #if WF_DEVICE_CODE
@@ -102,7 +158,8 @@ WF_HD_INLINE ChildHits intersect_children(const TraversalNode& n, const RayBoxQu
 #endif
     for (uint32_t s = 0; s < kTraversalWidth; ++s) {
         float t = 0.0f;
-        const bool hit = intersect_box(n.lo_x[s], n.hi_x[s], n.lo_y[s], n.hi_y[s], n.lo_z[s], n.hi_z[s], q, t_max, &t);
+        const bool hit =
+            intersect_slabs(n.near_x[s], n.far_x[s], n.near_y[s], n.far_y[s], n.near_z[s], n.far_z[s], q, t_max, &t);
         h.key[s] = hit ? ((float_to_bits(t) & ~7u) | s) : 0xFFFFFFFFu;
         h.mask |= hit ? (1u << s) : 0u;
     }
@@ -137,7 +194,7 @@ WF_HD_INLINE void sort_child_keys(uint32_t* k) {
 
 // n.child[slot] through selects, so the node stays in registers (an indexed
 // read of a local array would go through memory on the GPU).
-WF_HD_INLINE uint32_t child_in_slot(const TraversalNode& n, uint32_t slot) {
+WF_HD_INLINE uint32_t child_in_slot(const OrientedNode& n, uint32_t slot) {
     uint32_t r = n.child[0];
 #if WF_DEVICE_CODE
 #pragma unroll
@@ -200,7 +257,7 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     // primitive tests together, instead of splitting every step between both.
     for (;;) {
         while (!is_leaf_ref(ref)) {
-            const TraversalNode n = load_traversal_node(g.traversal_nodes, ref);
+            const OrientedNode n = load_oriented_node(g.traversal_nodes, ref, q);
             ChildHits h = intersect_children(n, q, best.t);
             if (h.mask == 0) {
                 // Pop the next node that can still hold a closer hit.
@@ -258,7 +315,7 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
     // While-while, as intersect_closest; children in slot order.
     for (;;) {
         while (!is_leaf_ref(ref)) {
-            const TraversalNode n = load_traversal_node(g.traversal_nodes, ref);
+            const OrientedNode n = load_oriented_node(g.traversal_nodes, ref, q);
             uint32_t mask = intersect_children(n, q, t_max).mask;
             if (mask == 0) {
                 if (sp == 0) return false;
