@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "accel/degenerate_triangle.h"
 #include "accel/float_error.h"
 #include "accel/geometry_view.h"
 #include "accel/interval.h"
@@ -72,11 +73,9 @@ struct RayTriangleQuery {
 // to the hit get there, so the common case stays in float.
 inline constexpr float kTriangleRefineRatio = 1e-5f;
 
-WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, const RayTriangleQuery& q, float t_max,
-                                     Hit* hit) {
-    // Degenerate triangles have no plane (and no normal): never hit them.
-    if (length_squared(cross(tri.p2 - tri.p0, tri.p1 - tri.p0)) == 0.0f) return false;
-
+// The test for a triangle known to have a plane (!triangle_is_degenerate).
+WF_HD_INLINE bool intersect_plane_triangle(const Triangle& tri, const Ray& ray, const RayTriangleQuery& q, float t_max,
+                                           Hit* hit) {
     // Ray-space: translate by the origin, permute the dominant axis of dir to z.
     Vec3f p0 = permute(tri.p0 - q.origin, q.kx, q.ky, q.kz);
     Vec3f p1 = permute(tri.p1 - q.origin, q.kx, q.ky, q.kz);
@@ -136,6 +135,11 @@ WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, const 
     hit->u = e1 * inv_det;
     hit->v = e2 * inv_det;
     return true;
+}
+
+WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, const RayTriangleQuery& q, float t_max,
+                                     Hit* hit) {
+    return !triangle_is_degenerate(tri) && intersect_plane_triangle(tri, ray, q, t_max, hit);
 }
 
 WF_HD_INLINE bool intersect_triangle(const Triangle& tri, const Ray& ray, float t_max, Hit* hit) {

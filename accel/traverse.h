@@ -226,7 +226,7 @@ WF_HD_INLINE bool intersect_leaf_prim(const GeometryView& g, const LeafPrim& p, 
     bool found;
     if (prim < g.num_triangles) {
         const Triangle tri{{p.a.x, p.a.y, p.a.z}, {p.b.x, p.b.y, p.b.z}, {p.c.x, p.c.y, p.c.z}};
-        found = intersect_triangle(tri, ray, tq, t_max, hit);
+        found = p.b.w == 0.0f && intersect_plane_triangle(tri, ray, tq, t_max, hit);  // b.w: no plane
     } else {
         const Sphere sphere{{p.a.x, p.a.y, p.a.z}, p.b.x};
         found = intersect_sphere(sphere, ray, t_max, hit);

@@ -97,6 +97,31 @@ INSTANTIATE_TEST_SUITE_P(Traverse, TraverseSoup,
                                            SoupCase{3, 0, 500, {}, 10.0f}, SoupCase{4, 5, 2, {}, 2.0f},
                                            SoupCase{5, 2000, 200, {1e4f, -2e4f, 5e3f}, 10.0f}));
 
+TEST(Traverse, TriangleWithoutAPlaneIsNeverHit) {
+    // Three collinear points (a + d, a + s d): in ray space, after rounding, the
+    // watertight test alone reports a hit on this ray (found by a search over
+    // random cases). The leaf primitive's flag, set once when the layout is made,
+    // must keep traversal from reporting it, as intersect_triangle's own check does.
+    const Triangle line{{0x1.a39338p-2f, 0x1.1d0ce8p-2f, 0x1.276abp-3f},
+                        {0x1.cecfcp-4f, 0x1.742ffcp-1f, 0x1.4856c8p-1f},
+                        {0x1.3a9b22p+0f, -0x1.eb76f8p-1f, -0x1.3a5462p+0f}};
+    const Ray ray{{0x1.02a026p+1f, -0x1.a2b448p+0f, 0x1.410bb4p+1f}, {-0x1.29cb3ep-2f, 0x1.2ef006p-2f, -0x1.d1dda2p-1f}};
+    ASSERT_TRUE(triangle_is_degenerate(line));
+    Hit h;
+    ASSERT_TRUE(intersect_plane_triangle(line, ray, RayTriangleQuery::from(ray), kInfinity, &h));  // the case is live
+    EXPECT_FALSE(intersect_triangle(line, ray, kInfinity, &h));
+
+    TestScene scene;
+    scene.triangles = {line, Triangle{{5, 5, 5}, {6, 5, 5}, {5, 6, 5}}};
+    scene.build();
+    const GeometryView g = scene.view();
+    EXPECT_EQ(scene.traversal.prims.size(), 2u);
+    for (const LeafPrim& p : scene.traversal.prims)
+        EXPECT_EQ(p.b.w, float_to_bits(p.a.w) == 0 ? 1.0f : 0.0f);  // primitive 0 is the line
+    EXPECT_FALSE(intersect_closest(g, ray, kInfinity).found());
+    EXPECT_FALSE(intersect_any(g, ray, kInfinity));
+}
+
 TEST(Traverse, EmptySceneMisses) {
     TestScene scene;
     scene.build();
