@@ -190,8 +190,9 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
         const PlocArgs args{nodes, meta, parent, b.tables.data(), clusters, info + kInfoCounter, info + kInfoRoot, n};
         // One warp per block: a warp's lanes stop at different heights, and warps
         // stop far apart; blocks of 128 held three finished warps' room for the
-        // fourth. H100, bench_bvh: 0.876 -> 0.846 ms at 1M, 6.74 -> 6.43 ms at 10M
-        // (58 registers under the cap of 64; caps of 48 or 40 spill and are slower).
+        // fourth. An SM holds at most 32 blocks, so 32 warps, which a cap of 64
+        // registers allows. H100, bench_bvh: 0.876 -> 0.846 ms at 1M, 6.74 ->
+        // 6.43 ms at 10M; lower caps spill and are slower (bench/NOTES.md).
         be.parallel_for_sized<32, 32>("bvh_hploc", padded, [=] __device__(uint32_t i) {
             if (i < n) write_leaf(i);
             __threadfence();

@@ -7,8 +7,8 @@
 // wide layout as it creates it (make_wide_table). Then the wide traversal
 // layout (traversal_bvh.h) is written straight from the build nodes' tables
 // (write_traversal: every node's budget of slots by links followed up to the
-// root, two scans, one thread per wide node). Nothing goes back to the host during a build but the
-// figures of info(). Triangles and spheres share one tree.
+// root, two scans, one thread per wide node). Nothing goes back to the host
+// during a build but the figures of info(). Triangles and spheres share one tree.
 //
 // The binary tree has the leaf-size limit of the CPU builder (bvh_build.h), and
 // its wide layout is the one the host's collapse of the same binary tree makes
@@ -70,8 +70,9 @@ public:
     GpuBvhInfo info(CudaBackend& backend) const;
     // Enqueues the writing of the traversal layout: `nodes` has room for
     // `capacity` = info().max_traversal_nodes nodes, `prims` one per primitive.
-    // The tree must be within kBvhMaxDepth (info().depth; deeper trees get
-    // unreachable nodes), and the primitives build() read must still exist.
+    // The tree must be within kBvhMaxDepth (info().depth; in a deeper tree the
+    // collapse's stack bound no longer holds, and traversal may drop subtrees),
+    // and the primitives build() read must still exist.
     void write_traversal(CudaBackend& backend, TraversalNode* nodes, LeafPrim* prims, uint32_t capacity,
                          BudgetOrder order = BudgetOrder::kAncestorsFirst);
     // The traversal nodes the last write_traversal wrote (waits for it).

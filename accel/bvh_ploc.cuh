@@ -151,6 +151,8 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     if (lane >= num_left) id = in_right ? right_id : kInvalid;
     uint32_t count = __popc(__ballot_sync(kFullMask, id != kInvalid));
 
+    // (Node 0 stands in for no cluster: its thread may be writing it at this very
+    // moment, and what such a lane reads is never used.)
     const uint32_t safe = id != kInvalid ? id : 0u;
     const float4* p = reinterpret_cast<const float4*>(&a.nodes[safe]);
     const float4 x = __ldcg(p), y = __ldcg(p + 1);
@@ -253,7 +255,9 @@ __device__ __forceinline__ void climb(const PlocArgs a, const uint32_t* sorted_c
         }
         if (root) active = false;
         // Publish this round's clusters and nodes before any lane of the warp
-        // hands its subtree on through merge_slot.
+        // hands its subtree on through merge_slot. (The receiving side has no
+        // fence: its reads are L2 loads (__ldcg) that depend on the exchange's
+        // result through the ballot that starts the merge, as in H-PLOC.)
         __threadfence();
     }
 }

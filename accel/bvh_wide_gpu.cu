@@ -74,16 +74,17 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
         return right ? wide_right_budget(c) : wide_left_budget(c);
     };
     auto first_link = [=] __device__(uint32_t y) {  // y's parent and the map from its budget to y's
-        const uint32_t p = parent_id(parent[y]);
-        const bool right = is_right_child(parent[y]);
+        const uint32_t link = parent[y], p = parent_id(link);
+        const bool right = is_right_child(link);
         uint32_t map = 0;
         for (uint32_t s = 1; s <= kTraversalWidth; ++s) map |= child_budget(p, s, right) << (4 * (s - 1));
         return pack_link(p, map);
     };
     // One thread per interior node in reverse order of creation, the root first
     // (H-PLOC creates it last), so that a node's ancestors (created after it) are
-    // mostly done before it starts. Each follows the links up to the root, composing maps, and stores
-    // its link after every step: a descendant that reads it jumps as far. No
+    // mostly done before it starts. Each follows the links up to the root,
+    // composing maps, and stores its link after every step: a descendant that
+    // reads it jumps as far. No
     // thread waits: a link not yet written is made from the tree. (Pointer
     // jumping in rounds, a kernel per round over all nodes, then a pass to
     // classify, took 0.13 ms at 1M on an H100.) Then a node's budget says whether

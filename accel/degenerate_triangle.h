@@ -12,6 +12,8 @@ namespace wf {
 // has zero length): such triangles are never hit. Rounded the same way on host
 // and device (no fused multiply-add), so that the flag make_leaf_prim stores
 // once per leaf primitive (traversal_bvh.h) agrees with this test everywhere.
+// (That also needs denormals kept on the device: no -ftz or --use_fast_math,
+// which the build does not use; collapse_area assumes the same.)
 WF_HD_INLINE bool triangle_is_degenerate(const Triangle& t) {
 #if WF_DEVICE_CODE
     const float ax = __fsub_rn(t.p2.x, t.p0.x), ay = __fsub_rn(t.p2.y, t.p0.y), az = __fsub_rn(t.p2.z, t.p0.z);

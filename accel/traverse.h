@@ -110,7 +110,7 @@ WF_HD_INLINE float child_key_t(uint32_t key) { return bits_to_float(key & ~7u); 
 // 16-byte vectors it loads (RayBoxQuery's fields), so a node costs no selects;
 // picked after loading the whole node, they cost 24 per 4-wide node, in a
 // kernel that is issue-bound.
-struct OrientedNode {
+struct alignas(16) OrientedNode {
     float near_x[kTraversalWidth], far_x[kTraversalWidth];
     float near_y[kTraversalWidth], far_y[kTraversalWidth];
     float near_z[kTraversalWidth], far_z[kTraversalWidth];
@@ -121,7 +121,7 @@ WF_HD_INLINE OrientedNode load_oriented_node(const TraversalNode* nodes, uint32_
 #if WF_DEVICE_CODE
     constexpr uint32_t V = kTraversalWidth / 4;  // 16-byte vectors per field
     const float4* src = reinterpret_cast<const float4*>(nodes + i);
-    auto field = [&](float* dst, uint32_t f) {
+    auto field = [&](float* dst, uint32_t f) {  // dst: 16-byte aligned, as every field is
 #pragma unroll
         for (uint32_t k = 0; k < V; ++k) reinterpret_cast<float4*>(dst)[k] = __ldg(src + f * V + k);
     };
@@ -131,7 +131,9 @@ WF_HD_INLINE OrientedNode load_oriented_node(const TraversalNode* nodes, uint32_
     field(out.far_y, q.near_y ^ 1u);
     field(out.near_z, q.near_z);
     field(out.far_z, q.near_z ^ 1u);
-    field(reinterpret_cast<float*>(out.child), 6u);
+    const uint4* refs = reinterpret_cast<const uint4*>(src + 6u * V);
+#pragma unroll
+    for (uint32_t k = 0; k < V; ++k) reinterpret_cast<uint4*>(out.child)[k] = __ldg(refs + k);
 #else
     const TraversalNode& n = nodes[i];
     for (uint32_t s = 0; s < kTraversalWidth; ++s) {
@@ -146,9 +148,10 @@ WF_HD_INLINE OrientedNode load_oriented_node(const TraversalNode* nodes, uint32_
 #endif
     return out;
 }
-static_assert(sizeof(TraversalNode) == sizeof(OrientedNode) && offsetof(TraversalNode, hi_x) == 4 * kTraversalWidth &&
+static_assert(sizeof(TraversalNode) == sizeof(OrientedNode) && alignof(OrientedNode) >= 16 &&
+                  offsetof(TraversalNode, hi_x) == 4 * kTraversalWidth &&
                   offsetof(TraversalNode, child) == 24 * kTraversalWidth,
-              "load_oriented_node reads TraversalNode's fields by index");
+              "load_oriented_node reads TraversalNode's fields by index, as 16-byte vectors");
 
 WF_HD_INLINE ChildHits intersect_children(const OrientedNode& n, const RayBoxQuery& q, float t_max) {
     ChildHits h;

@@ -39,21 +39,27 @@ inline constexpr uint32_t kQueueLaunchThreads = WF_QUEUE_LAUNCH_THREADS;
 
 // Calls body(i) for every i in [0, *count * per_item); launched over at most
 // kQueueLaunchThreads threads sized by the largest count the caller allows.
-template <class Backend, class F>
+// MinBlocksPerSm, when not 0, is the room the stage asks for on the GPU: that many
+// blocks of the default size per SM, which caps its registers
+// (CudaBackend::parallel_for_sized).
+template <uint32_t MinBlocksPerSm = 0, class Backend, class F>
 void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
                    F body) {
     const uint64_t most = uint64_t(max_count) * per_item;
     const uint32_t launched = uint32_t(most < kQueueLaunchThreads ? most : kQueueLaunchThreads);
-    backend.parallel_for(name, launched, WF_LAMBDA(uint32_t t) {
+    auto loop = WF_LAMBDA(uint32_t t) {
         const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
         for (uint64_t i = t; i < total; i += launched) body(uint32_t(i));
-    });
+    };
+    if constexpr (MinBlocksPerSm == 0) backend.parallel_for(name, launched, loop);
+    else backend.template parallel_for_sized<0, MinBlocksPerSm>(name, launched, loop);
 }
 
 // Calls fn(slot) for every slot in the queue.
-template <class Backend, class Record, class F>
+template <uint32_t MinBlocksPerSm = 0, class Backend, class Record, class F>
 void for_all_queued(Backend& backend, const char* name, SlotQueue<Record> queue, F fn) {
-    for_all_items(backend, name, queue.size, queue.capacity, 1, WF_LAMBDA(uint32_t i) { fn(queue.items[i]); });
+    for_all_items<MinBlocksPerSm>(backend, name, queue.size, queue.capacity, 1,
+                                  WF_LAMBDA(uint32_t i) { fn(queue.items[i]); });
 }
 
 template <class ItemView>

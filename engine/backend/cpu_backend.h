@@ -89,6 +89,13 @@ public:
     }
     MemoryCounter& memory() const { return cpu_memory(); }
 
+    // The GPU's launch shape for a stage (CudaBackend::parallel_for_sized); here
+    // parallel_for.
+    template <uint32_t Block, uint32_t MinBlocks, class F>
+    void parallel_for_sized(const char* name, uint32_t n, F fn) {
+        parallel_for(name, n, fn);
+    }
+
     // Runs fn(i) for i in [0, n). fn must only write state owned by element i
     // (or use wf::atomic_add), exactly as on the GPU.
     template <class F>

@@ -178,15 +178,18 @@ public:
         end(name);
     }
 
-    // parallel_for in blocks of Block threads, with room for MinBlocks of them per
-    // SM (a cap of 65536 / (Block x MinBlocks) registers per thread), for a stage
-    // whose threads end far apart: a block holds its room until its last warp ends.
+    // parallel_for in blocks of Block threads (0: kBlockSize), with room for
+    // MinBlocks of them per SM (a cap of 65536 / (Block x MinBlocks) registers per
+    // thread): for a stage whose threads end far apart (a block holds its room
+    // until its last warp ends), or one that runs faster with more warps resident
+    // than the default cap leaves.
     template <uint32_t Block, uint32_t MinBlocks, class F>
     void parallel_for_sized(const char* name, uint32_t n, F fn) {
-        static_assert(Block % 32 == 0 && Block <= 1024, "whole warps per block");
+        constexpr uint32_t B = Block != 0 ? Block : kBlockSize;
+        static_assert(B % 32 == 0 && B <= 1024, "whole warps per block");
         if (n == 0) return;
         begin(name);
-        parallel_for_sized_kernel<Block, MinBlocks><<<(n + Block - 1) / Block, Block>>>(fn, n);
+        parallel_for_sized_kernel<B, MinBlocks><<<(n + B - 1) / B, B>>>(fn, n);
         check_launch(name);
         end(name);
     }

@@ -98,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(Traverse, TraverseSoup,
                                            SoupCase{5, 2000, 200, {1e4f, -2e4f, 5e3f}, 10.0f}));
 
 TEST(Traverse, TriangleWithoutAPlaneIsNeverHit) {
-    // Three collinear points (a + d, a + s d): in ray space, after rounding, the
+    // Three collinear points (a, a + d, a + s d): in ray space, after rounding, the
     // watertight test alone reports a hit on this ray (found by a search over
     // random cases). The leaf primitive's flag, set once when the layout is made,
     // must keep traversal from reporting it, as intersect_triangle's own check does.

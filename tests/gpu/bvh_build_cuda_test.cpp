@@ -273,8 +273,16 @@ TEST(GpuBvh, WideLayoutWrittenOnTheDeviceEqualsTheHostCollapse) {
     TestScene nested;
     float r = 1.0f;
     for (int i = 0; i < 60; ++i, r *= 1.05f) nested.spheres.push_back({{0, 0, 0}, r});
-    std::vector<TestScene> scenes{test::random_soup(41, 30000, 3000, {}, 20.0f), nested, test::random_soup(7, 5, 4),
-                                  test::random_soup(8, 3, 0), test::random_soup(9, 0, 1), TestScene{}};
+    // Triangles without a plane among others: each leaf primitive's flag (LeafPrim b.w),
+    // decided on the device, must be the host's.
+    TestScene flat = test::random_soup(12, 2000, 0, {}, 5.0f);
+    for (int i = 0; i < 200; ++i) {
+        const Vec3f a = flat.triangles[i].p0, d = flat.triangles[i].p1 - a;
+        flat.triangles[i] = i % 2 ? Triangle{a, a + d, a + d * (0.37f * float(i % 7) - 1.1f)} : Triangle{a, a, a + d};
+    }
+    std::vector<TestScene> scenes{test::random_soup(41, 30000, 3000, {}, 20.0f), nested, flat, test::random_soup(7, 5, 4),
+                                  test::random_soup(8, 3, 0), test::random_soup(10, 2, 0), test::random_soup(9, 0, 1),
+                                  TestScene{}};
     for (const TestScene& s : scenes) {
         for (int rep = 0; rep < 4; ++rep) {  // the device's numbering may differ from run to run
             const BudgetOrder order = rep < 2 ? BudgetOrder::kAncestorsFirst : BudgetOrder::kDescendantsFirst;
@@ -284,6 +292,11 @@ TEST(GpuBvh, WideLayoutWrittenOnTheDeviceEqualsTheHostCollapse) {
             if (&s == &scenes[1]) {
                 EXPECT_GT(t.info.depth, 32u);
                 EXPECT_LE(t.info.depth, kBvhMaxDepth);
+            }
+            if (&s == &scenes[2]) {  // the flags are there to compare
+                size_t flagged = 0;
+                for (const LeafPrim& p : t.traversal.prims) flagged += p.b.w != 0.0f;
+                EXPECT_GE(flagged, 100u);
             }
             ASSERT_EQ(t.traversal.nodes.size(), host.nodes.size());
             ASSERT_EQ(t.traversal.prims.size(), host.prims.size());

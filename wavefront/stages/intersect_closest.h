@@ -9,10 +9,17 @@
 
 namespace wf {
 
+// Room for 8 blocks of 128 threads per SM: traversal then fits 64 registers (68
+// under the default cap) and keeps a seventh more warps resident. H100,
+// bench_traversal, G rays/s: bumps-1M primary 2.93-2.95 -> 3.02-3.06, bounce 1
+// 1.11 -> 1.16; 10 blocks (48 registers) spill and do no better; the any-hit
+// stage gains nothing from either (bench/NOTES.md).
+inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
+
 template <class Backend, class PathView>
 void intersect_closest(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                        SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
-    for_all_queued(backend, name, active, WF_LAMBDA(uint32_t slot) {
+    for_all_queued<kIntersectClosestBlocksPerSm>(backend, name, active, WF_LAMBDA(uint32_t slot) {
         Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
         Hit hit = intersect_closest(geometry, ray, kInfinity);
         if (hit.prim == kNoHit) {
