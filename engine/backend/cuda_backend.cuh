@@ -123,9 +123,21 @@ __global__ void __launch_bounds__(kCudaBlockSize, WF_LAUNCH_MIN_BLOCKS) parallel
     if (i < n) fn(i);
 }
 
+// The most blocks one SM holds, by the architecture being compiled (ptxas ignores,
+// with a warning, a launch bound asking for more): 16 on sm_75, sm_86 and sm_87,
+// 24 on sm_89, sm_110 and sm_12x, 32 elsewhere.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
+#define WF_MAX_BLOCKS_PER_SM 16u
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || (__CUDA_ARCH__ >= 1100 && __CUDA_ARCH__ < 1300))
+#define WF_MAX_BLOCKS_PER_SM 24u
+#else
+#define WF_MAX_BLOCKS_PER_SM 32u
+#endif
+
 // The same with a block size and register cap of the caller's choice (parallel_for_sized).
 template <uint32_t Block, uint32_t MinBlocks, class F>
-__global__ void __launch_bounds__(Block, MinBlocks) parallel_for_sized_kernel(F fn, uint32_t n) {
+__global__ void __launch_bounds__(Block, (MinBlocks < WF_MAX_BLOCKS_PER_SM ? MinBlocks : WF_MAX_BLOCKS_PER_SM))
+    parallel_for_sized_kernel(F fn, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) fn(i);
 }
