@@ -117,12 +117,6 @@ static_assert(kCudaBlockSize % 32 == 0 && kCudaBlockSize <= 768,
 #define WF_LAUNCH_MIN_BLOCKS (768 / WF_CUDA_BLOCK_SIZE)
 #endif
 
-template <class F>
-__global__ void __launch_bounds__(kCudaBlockSize, WF_LAUNCH_MIN_BLOCKS) parallel_for_kernel(F fn, uint32_t n) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) fn(i);
-}
-
 // The most blocks one SM holds, by the architecture being compiled (ptxas ignores,
 // with a warning, a launch bound asking for more): 16 on sm_75, sm_86 and sm_87,
 // 24 on sm_89, sm_110 and sm_12x, 32 elsewhere.
@@ -134,10 +128,11 @@ __global__ void __launch_bounds__(kCudaBlockSize, WF_LAUNCH_MIN_BLOCKS) parallel
 #define WF_MAX_BLOCKS_PER_SM 32u
 #endif
 
-// The same with a block size and register cap of the caller's choice (parallel_for_sized).
+// The kernel of every parallel_for: blocks of Block threads, with room for
+// MinBlocks of them per SM (the default: kCudaBlockSize and WF_LAUNCH_MIN_BLOCKS).
 template <uint32_t Block, uint32_t MinBlocks, class F>
 __global__ void __launch_bounds__(Block, (MinBlocks < WF_MAX_BLOCKS_PER_SM ? MinBlocks : WF_MAX_BLOCKS_PER_SM))
-    parallel_for_sized_kernel(F fn, uint32_t n) {
+    parallel_for_kernel(F fn, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) fn(i);
 }
@@ -182,12 +177,7 @@ public:
 
     template <class F>
     void parallel_for(const char* name, uint32_t n, F fn) {
-        if (n == 0) return;
-        begin(name);
-        uint32_t blocks = (n + kBlockSize - 1) / kBlockSize;
-        parallel_for_kernel<<<blocks, kBlockSize>>>(fn, n);
-        check_launch(name);
-        end(name);
+        parallel_for_sized<kBlockSize, WF_LAUNCH_MIN_BLOCKS>(name, n, fn);
     }
 
     // parallel_for in blocks of Block threads (0: kBlockSize), with room for
@@ -201,7 +191,7 @@ public:
         static_assert(B % 32 == 0 && B <= 1024, "whole warps per block");
         if (n == 0) return;
         begin(name);
-        parallel_for_sized_kernel<B, MinBlocks><<<(n + B - 1) / B, B>>>(fn, n);
+        parallel_for_kernel<B, MinBlocks><<<(n + B - 1) / B, B>>>(fn, n);
         check_launch(name);
         end(name);
     }
