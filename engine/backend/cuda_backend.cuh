@@ -106,7 +106,8 @@ private:
 // ends, and the stages' warps end far apart; vcm -1 to -2.5%, pt -1 to -1.5%, primary
 // and bounce rays +5 to +7% (bench_traversal); blocks of 64 were slower.
 // WF_CUDA_BLOCK_SIZE changes the block size and keeps the cap (768 threads per SM);
-// WF_LAUNCH_MIN_BLOCKS changes the cap.
+// WF_LAUNCH_MIN_BLOCKS changes the cap. Either way the blocks asked for are clamped to
+// what one SM of the architecture holds (WF_MAX_BLOCKS_PER_SM), as for every launch.
 #ifndef WF_CUDA_BLOCK_SIZE
 #define WF_CUDA_BLOCK_SIZE 128
 #endif
