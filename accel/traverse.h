@@ -238,8 +238,64 @@ WF_HD_INLINE bool intersect_leaf_prim(const GeometryView& g, const LeafPrim& p, 
     return found;
 }
 
+// The children of node n that the ray enters (h, at least one): all but the
+// nearest pushed farthest first, so that they pop nearest first; returns the
+// nearest. The collapse (make_wide_table) keeps sp within the stack for every
+// tree within kBvhMaxDepth (the renderer's); deeper trees (only tests traverse
+// them) drop what does not fit, never write past it.
+WF_HD_INLINE uint32_t push_farther_children(const OrientedNode& n, ChildHits& h, uint32_t* stack_ref, float* stack_t,
+                                            int& sp) {
+    const int hits = popcount32(h.mask);
+    sort_child_keys(h.key);
+#if WF_DEVICE_CODE
+#pragma unroll
+#endif
+    for (int i = int(kTraversalWidth) - 1; i >= 1; --i) {
+        if (i < hits && sp < kTraversalStackSize) {  // never full within kBvhMaxDepth
+            stack_ref[sp] = child_in_slot(n, child_key_slot(h.key[i]));
+            stack_t[sp] = child_key_t(h.key[i]);
+            ++sp;
+        }
+    }
+    return child_in_slot(n, child_key_slot(h.key[0]));
+}
+
+// Whether x holds in every lane of the warp that runs this together. The CPU
+// runs no warps (and never postpones leaves in a render: leaf_order_for), so
+// there it answers as if another lane still lagged: the longest speculation,
+// which the CPU tests then cover.
+WF_HD_INLINE bool all_lanes(bool x) {
+#if WF_DEVICE_CODE
+    return __all_sync(__activemask(), x);
+#else
+    (void)x;
+    return false;
+#endif
+}
+
+// How intersect_closest orders its work between interior nodes and leaves.
+enum class LeafOrder {
+    // While-while (Aila and Laine 2009): descend interior nodes in one loop
+    // until a leaf is reached, then test the leaf's primitives in another. On
+    // the GPU the threads of a warp then tend to run box tests together and
+    // primitive tests together, instead of splitting every step between both.
+    kImmediate,
+    // Speculative while-while (same paper): a ray that reaches a leaf postpones
+    // it and goes on descending until every lane of its warp holds a leaf; then
+    // the warp tests leaves together. Lanes that found a leaf early keep working
+    // instead of idling, at the cost of nodes the postponed leaf's hit would
+    // have culled. H100: diffuse bounce rays +8-14% on meshes of 1M and 10M
+    // triangles, camera rays -1-5%, and a few dozen primitives' short walks
+    // slower (bench/NOTES.md); the intersect_closest stage picks it for scattered
+    // rays in large scenes (leaf_order_for).
+    kPostponed,
+};
+
 // Closest primitive hit with t in (0, t_max). On a miss prim == kNoHit and
 // t == t_max. Children are visited nearer-entry first, so t_max shrinks early.
+// Either leaf order finds the same nearest t (where two primitives share it,
+// either may be the one reported).
+template <LeafOrder kOrder = LeafOrder::kImmediate>
 WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float t_max) {
     Hit best;
     best.t = t_max;
@@ -249,58 +305,96 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     const RayTriangleQuery tq = RayTriangleQuery::from(ray);
 
     // A popped node is culled again if a hit found meanwhile lies before it.
+    // (The stack lives in plain arrays, not a struct: a struct holding a
+    // dynamically indexed array goes to local memory whole, its scalars too.)
     uint32_t stack_ref[kTraversalStackSize];
     float stack_t[kTraversalStackSize];
     int sp = 0;
-    uint32_t ref = 0;  // the root, always an interior node (traversal_bvh.h)
     const float slack = 1.0f + 2.0f * rounding_gamma(3);  // as in intersect_box
-    // While-while traversal (Aila and Laine 2009): descend interior nodes in one
-    // loop until a leaf is reached, then test the leaf's primitives in another.
-    // On the GPU the threads of a warp then tend to run box tests together and
-    // primitive tests together, instead of splitting every step between both.
-    for (;;) {
-        while (!is_leaf_ref(ref)) {
-            const OrientedNode n = load_oriented_node(g.traversal_nodes, ref, q);
-            ChildHits h = intersect_children(n, q, best.t);
-            if (h.mask == 0) {
-                // Pop the next node that can still hold a closer hit.
-                for (;;) {
-                    if (sp == 0) return best;
-                    --sp;
-                    if (stack_t[sp] <= best.t * slack) break;
-                }
-                ref = stack_ref[sp];
-                continue;
+    // The next node that can still hold a closer hit into *ref; false when none is left.
+    auto pop = [&](uint32_t* ref) {
+        for (;;) {
+            if (sp == 0) return false;
+            --sp;
+            if (stack_t[sp] <= best.t * slack) {
+                *ref = stack_ref[sp];
+                return true;
             }
-            // Nearest child next; the others pushed farthest first, so that they
-            // pop nearest first. The collapse (make_wide_table) keeps sp within the
-            // stack for every tree within kBvhMaxDepth (the renderer's); deeper trees
-            // (only tests traverse them) drop what does not fit, never write past it.
-            const int hits = popcount32(h.mask);
-            sort_child_keys(h.key);
-#if WF_DEVICE_CODE
-#pragma unroll
-#endif
-            for (int i = int(kTraversalWidth) - 1; i >= 1; --i) {
-                if (i < hits && sp < kTraversalStackSize) {  // never full within kBvhMaxDepth
-                    stack_ref[sp] = child_in_slot(n, child_key_slot(h.key[i]));
-                    stack_t[sp] = child_key_t(h.key[i]);
-                    ++sp;
-                }
-            }
-            ref = child_in_slot(n, child_key_slot(h.key[0]));
         }
-        const uint32_t first = leaf_ref_first(ref), end = first + leaf_ref_count(ref);
+    };
+    // Interior node *ref: its nearest child the ray enters becomes *ref, the
+    // others are pushed; where it enters none, the next node is popped. False
+    // when nothing is left.
+    auto descend = [&](uint32_t* ref) {
+        const OrientedNode n = load_oriented_node(g.traversal_nodes, *ref, q);
+        ChildHits h = intersect_children(n, q, best.t);
+        if (h.mask == 0) return pop(ref);
+        *ref = push_farther_children(n, h, stack_ref, stack_t, sp);
+        return true;
+    };
+    auto test_leaf = [&](uint32_t leaf) {
+        const uint32_t first = leaf_ref_first(leaf), end = first + leaf_ref_count(leaf);
         for (uint32_t i = first; i < end; ++i)
             intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, best.t, &best);
-        // Pop the next node that can still hold a closer hit.
+    };
+
+    uint32_t ref = 0;  // the root, always an interior node (traversal_bvh.h)
+    if constexpr (kOrder == LeafOrder::kImmediate) {
+        // Written out, not through descend() and pop(): with them (and a flag for
+        // a node left to visit) the kernel kept its registers and stack frame but
+        // camera rays lost 5% (H100, bench_traversal, bumps-1M primary 3.02-3.04 ->
+        // 2.85-2.87 G rays/s).
         for (;;) {
-            if (sp == 0) return best;
-            --sp;
-            if (stack_t[sp] <= best.t * slack) break;
+            while (!is_leaf_ref(ref)) {
+                const OrientedNode n = load_oriented_node(g.traversal_nodes, ref, q);
+                ChildHits h = intersect_children(n, q, best.t);
+                if (h.mask == 0) {
+                    // Pop the next node that can still hold a closer hit.
+                    for (;;) {
+                        if (sp == 0) return best;
+                        --sp;
+                        if (stack_t[sp] <= best.t * slack) break;
+                    }
+                    ref = stack_ref[sp];
+                    continue;
+                }
+                ref = push_farther_children(n, h, stack_ref, stack_t, sp);
+            }
+            test_leaf(ref);
+            // Pop the next node that can still hold a closer hit.
+            for (;;) {
+                if (sp == 0) return best;
+                --sp;
+                if (stack_t[sp] <= best.t * slack) break;
+            }
+            ref = stack_ref[sp];
         }
-        ref = stack_ref[sp];
+    } else {
+        bool live = true;   // ref holds a node still to visit
+        uint32_t leaf = 0;  // the postponed leaf (a leaf reference is never 0)
+        while (live) {  // (the leaf loop below always ends with leaf == 0)
+            // Descend until this ray holds a leaf and so does every lane beside it,
+            // or a second leaf comes, or nothing is left.
+            while (live && !is_leaf_ref(ref)) {
+                live = descend(&ref);
+                if (live && leaf == 0 && is_leaf_ref(ref)) {
+                    leaf = ref;
+                    live = pop(&ref);
+                }
+                if (all_lanes(leaf != 0)) break;
+            }
+            // The postponed leaf, then ref while it is a leaf too.
+            while (leaf != 0) {
+                test_leaf(leaf);
+                leaf = 0;
+                if (live && is_leaf_ref(ref)) {
+                    leaf = ref;
+                    live = pop(&ref);
+                }
+            }
+        }
     }
+    return best;
 }
 
 // Whether any primitive is hit with t in (0, t_max): shadow rays. Stops at

@@ -76,6 +76,8 @@ public:
     static constexpr const char* kName = "cpu";
     // Waves cost the CPU no launches: larger ones would only take more memory.
     static constexpr bool kPrefersLargeWaves = false;
+    // Each thread runs its items one by one: no lanes wait for each other.
+    static constexpr bool kRunsInWarps = false;
 
     explicit CpuBackend(ThreadPool& pool = ThreadPool::global()) : pool_(pool) {}
 

@@ -146,6 +146,8 @@ public:
     static constexpr const char* kName = "cuda";
     // Every bounce of a wave costs a few launches, however few paths are left in it.
     static constexpr bool kPrefersLargeWaves = true;
+    // A kernel's threads run in warps of 32 lanes that wait for each other.
+    static constexpr bool kRunsInWarps = true;
     static constexpr uint32_t kBlockSize = kCudaBlockSize;
 
     CudaBackend() {

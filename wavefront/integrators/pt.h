@@ -93,7 +93,8 @@ private:
             auto surface = queue(surface_items_, bounce, kQueueSurface, bound);
             auto escaped = queue(escaped_items_, bounce, kQueueEscaped, bound);
             WorkQueue<ShadowRayView> shadow{shadow_rays_.view(), counters_.size(bounce, kQueueShadow), bound};
-            intersect_closest(backend_, "intersect_closest", scene.geometry, paths, active, surface, escaped);
+            intersect_closest(backend_, "intersect_closest", scene.geometry, paths, active, surface, escaped,
+                              bounce == 0 ? RayCoherence::kCameraRays : RayCoherence::kScatteredRays);
             if (bounce == 0 && film.has_aovs()) first_hit_aovs(backend_, scene, paths, surface, film);
             pt_shade_background(backend_, scene, paths, escaped);
             // Two instantiations: SmallVCM's and the rtiow materials alone keep the lean

@@ -324,7 +324,7 @@ private:
             auto surface = queue<LightPathView>(light_surface_, c, bounce, kQueueSurface, bound);
             SlotQueue<LightPathView> no_escaped{nullptr, c.size(bounce, kQueueEscaped), bound};
             intersect_closest(backend_, "intersect_closest[light]", ctx.scene.geometry, ctx.light_paths, active,
-                              surface, no_escaped);
+                              surface, no_escaped, RayCoherence::kScatteredRays);
             if (techniques_.merge) store_light_vertex<BsdfT, true>(backend_, ctx, surface);
             else store_light_vertex<BsdfT, false>(backend_, ctx, surface);
             if (techniques_.connects_to_camera()) {
@@ -368,7 +368,7 @@ private:
             // Camera vertices that connect, merge and scatter (one counter per bounce).
             SlotQueue<CameraPathView> vertices{camera_vertices_.data(), vertex_counts_.data() + bounce, bound};
             intersect_closest(backend_, "intersect_closest", ctx.scene.geometry, ctx.camera_paths, active, surface,
-                              escaped);
+                              escaped, bounce == 0 ? RayCoherence::kCameraRays : RayCoherence::kScatteredRays);
             if (bounce == 0 && ctx.film.has_aovs())
                 first_hit_aovs(backend_, ctx.scene, ctx.camera_paths, surface, ctx.film);
             vcm_shade_background(backend_, ctx, escaped);

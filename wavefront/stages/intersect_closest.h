@@ -16,12 +16,32 @@ namespace wf {
 // stage gains nothing from either (bench/NOTES.md).
 inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 
-template <class Backend, class PathView>
-void intersect_closest(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
-                       SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
+// What a launch holds: camera rays leave the lens together in pixel order and
+// stay coherent, so a warp's rays reach their leaves together; scattered rays
+// (bounces, light paths) do not.
+enum class RayCoherence { kCameraRays, kScatteredRays };
+
+// Scattered rays postpone leaves (LeafOrder, accel/traverse.h) on the GPU in
+// scenes of at least this many primitives. H100, one call against immediate
+// leaves: bounce rays +8-14% in the closest-hit stage on meshes of 1M and 10M
+// triangles (bench_traversal); but that stage 5% slower in SmallVCM's scene 1 and
+// 10% in the Cornell box (bench_pt), whose few dozen primitives make short walks
+// that postponing only lengthens. Between the two, unmeasured (bench/NOTES.md).
+inline constexpr uint32_t kPostponeLeavesMinPrims = 1u << 18;
+
+template <class Backend>
+LeafOrder leaf_order_for(RayCoherence rays, const GeometryView& geometry) {
+    const bool postpone = Backend::kRunsInWarps && rays == RayCoherence::kScatteredRays &&
+                          geometry.num_prims() >= kPostponeLeavesMinPrims;
+    return postpone ? LeafOrder::kPostponed : LeafOrder::kImmediate;
+}
+
+template <LeafOrder kOrder, class Backend, class PathView>
+void intersect_closest_in_order(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
+                                SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
     for_all_queued<kIntersectClosestBlocksPerSm>(backend, name, active, WF_LAMBDA(uint32_t slot) {
         Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
-        Hit hit = intersect_closest(geometry, ray, kInfinity);
+        Hit hit = intersect_closest<kOrder>(geometry, ray, kInfinity);
         if (hit.prim == kNoHit) {
             paths.alive[slot] = 0;
             if (escaped.items) escaped.push(slot);
@@ -33,6 +53,16 @@ void intersect_closest(Backend& backend, const char* name, const GeometryView& g
         paths.hit_v[slot] = hit.v;
         surface.push(slot);
     });
+}
+
+template <class Backend, class PathView>
+void intersect_closest(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
+                       SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped,
+                       RayCoherence rays) {
+    if (leaf_order_for<Backend>(rays, geometry) == LeafOrder::kImmediate)
+        intersect_closest_in_order<LeafOrder::kImmediate>(backend, name, geometry, paths, active, surface, escaped);
+    else
+        intersect_closest_in_order<LeafOrder::kPostponed>(backend, name, geometry, paths, active, surface, escaped);
 }
 
 }  // namespace wf

@@ -1,0 +1,18 @@
+// Closest hits traced on the device over a traversal layout made on the host
+// (CUDA builds only). Traversal runs per ray on the CPU and the GPU alike, but
+// a warp's lanes vote on when to test leaves (LeafOrder::kPostponed), which
+// only a device run exercises: tests hold its hits to brute force with this.
+#pragma once
+
+#include <vector>
+
+#include "accel/traversal_bvh_build.h"
+#include "accel/traverse.h"
+#include "engine/scene_types.h"
+
+namespace wf {
+
+std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                     const TraversalArrays& traversal, const std::vector<Ray>& rays, LeafOrder order);
+
+}  // namespace wf

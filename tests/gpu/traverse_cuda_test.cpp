@@ -1,0 +1,87 @@
+// Traversal run on the device (accel/traverse_on_gpu.h). The other GPU tests
+// traverse downloaded trees on the host, or compare whole renders; the leaf
+// order that waits for a warp's lanes (LeafOrder::kPostponed) behaves as it
+// does only on the device, so its hits are checked here, ray by ray.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "accel/traverse_on_gpu.h"
+#include "tests/accel/accel_test_scene.h"
+#include "tests/gpu/gpu_test_support.h"
+
+namespace wf {
+namespace {
+
+#if !defined(WF_HAVE_CUDA)
+TEST(TraverseCuda, NeedsTheCudaBackend) { GTEST_SKIP() << "this build has no CUDA backend"; }
+#else
+using test::TestScene;
+
+// Incoherent rays (random origins and directions: a warp's lanes reach leaves at
+// different steps, so postponed leaves wait on each other) and coherent ones
+// (a pinhole's grid of directions: lanes reach leaves together).
+std::vector<Ray> mixed_rays(uint32_t seed, float extent, uint32_t incoherent, uint32_t side) {
+    test::Random rng(seed);
+    std::vector<Ray> rays;
+    for (uint32_t i = 0; i < incoherent; ++i) rays.push_back({rng.point_in_box(-extent, extent), rng.unit_vector()});
+    const Vec3f eye(0.0f, 0.0f, 2.5f * extent);
+    for (uint32_t y = 0; y < side; ++y)
+        for (uint32_t x = 0; x < side; ++x) {
+            const Vec3f d(2.0f * (x + 0.5f) / side - 1.0f, 2.0f * (y + 0.5f) / side - 1.0f, -2.0f);
+            rays.push_back({eye, normalize(d)});
+        }
+    return rays;
+}
+
+// Both orders on the device find the same nearest t for every ray (the same
+// arithmetic, only the order of the work differs); the host's brute force agrees
+// on hit or miss and, within the rounding of fused multiply-adds, on t. Where
+// primitives are distinct, also on the primitive, but for rare ties and roundings;
+// where they are copies, any of the copies may be reported.
+void expect_orders_agree(const TestScene& s, const std::vector<Ray>& rays, const char* label, bool copies = false) {
+    const GeometryView g = s.view();  // also makes s.traversal
+    const std::vector<Hit> immediate = closest_hits_on_gpu(s.triangles, s.spheres, s.traversal, rays,
+                                                           LeafOrder::kImmediate);
+    const std::vector<Hit> postponed = closest_hits_on_gpu(s.triangles, s.spheres, s.traversal, rays,
+                                                           LeafOrder::kPostponed);
+    ASSERT_EQ(immediate.size(), rays.size());
+    ASSERT_EQ(postponed.size(), rays.size());
+    uint32_t hits = 0, same_prim = 0;
+    for (size_t i = 0; i < rays.size(); ++i) {
+        const Hit ref = test::brute_force_closest(g, rays[i], kInfinity);
+        ASSERT_EQ(postponed[i].found(), ref.found()) << label << " ray " << i;
+        ASSERT_EQ(immediate[i].found(), ref.found()) << label << " ray " << i;
+        if (!ref.found()) continue;
+        ++hits;
+        ASSERT_EQ(postponed[i].t, immediate[i].t) << label << " ray " << i;
+        ASSERT_NEAR(postponed[i].t, ref.t, 1e-5f * std::fmax(1.0f, ref.t)) << label << " ray " << i;
+        same_prim += postponed[i].prim == ref.prim;
+    }
+    EXPECT_GT(hits, rays.size() / 20) << label;  // the comparison is not vacuous
+    if (!copies) EXPECT_GE(same_prim, hits - hits / 1000) << label;
+}
+
+TEST(TraverseCuda, PostponedLeavesFindTheSameHitsAsImmediateOnes) {
+    WF_REQUIRE_CUDA_DEVICE();
+    const TestScene soup = test::random_soup(21, 4000, 400, {}, 10.0f);
+    expect_orders_agree(soup, mixed_rays(22, 12.0f, 40000, 128), "soup");
+
+    // Large leaves (equal boxes), a single primitive, and spheres alone.
+    TestScene dup;
+    for (int i = 0; i < 300; ++i) dup.triangles.push_back({{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
+    for (int i = 0; i < 300; ++i) dup.spheres.push_back({{0.0f, 0.0f, -2.0f - 0.01f * i}, 0.5f});
+    dup.build();
+    expect_orders_agree(dup, mixed_rays(23, 1.5f, 5000, 64), "duplicates", true);
+    TestScene one;
+    one.spheres.push_back({{0, 0, 0}, 1.0f});
+    one.build();
+    expect_orders_agree(one, mixed_rays(24, 2.0f, 2000, 32), "one sphere");
+    const TestScene balls = test::random_soup(25, 0, 3000, {}, 10.0f);
+    expect_orders_agree(balls, mixed_rays(26, 12.0f, 20000, 64), "spheres");
+}
+#endif
+
+}  // namespace
+}  // namespace wf
