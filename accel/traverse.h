@@ -281,13 +281,15 @@ enum class LeafOrder {
     // primitive tests together, instead of splitting every step between both.
     kImmediate,
     // Speculative while-while (same paper): a ray that reaches a leaf postpones
-    // it and goes on descending until every lane of its warp holds a leaf; then
-    // the warp tests leaves together. Lanes that found a leaf early keep working
-    // instead of idling, at the cost of nodes the postponed leaf's hit would
-    // have culled. H100: diffuse bounce rays +8-14% on meshes of 1M and 10M
-    // triangles, camera rays -1-5%, and a few dozen primitives' short walks
-    // slower (bench/NOTES.md); the intersect_closest stage picks it for scattered
-    // rays in large scenes (leaf_order_for).
+    // it and goes on descending until every lane descending with it (the active
+    // mask, under independent thread scheduling) holds a leaf, a second leaf
+    // comes, or its stack empties; then it tests its leaves. Lanes that found a
+    // leaf early keep working instead of idling, at the cost of nodes the
+    // postponed leaf's hit would have culled. H100: diffuse bounce 1 and all
+    // bounces +8-14% on meshes of 1M and 10M triangles, camera rays -1-3.5%, and
+    // a few dozen primitives' short walks slower (bench/NOTES.md); the
+    // intersect_closest stage picks it for scattered rays in large scenes
+    // (leaf_order_for).
     kPostponed,
 };
 

@@ -1,7 +1,8 @@
 // Traversal run on the device (accel/traverse_on_gpu.h). The other GPU tests
 // traverse downloaded trees on the host, or compare whole renders; the leaf
-// order that waits for a warp's lanes (LeafOrder::kPostponed) behaves as it
-// does only on the device, so its hits are checked here, ray by ray.
+// order whose lanes keep descending until their warp's vote
+// (LeafOrder::kPostponed) behaves as it does only on the device, so its hits
+// are checked here, ray by ray.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -68,7 +69,8 @@ TEST(TraverseCuda, PostponedLeavesFindTheSameHitsAsImmediateOnes) {
     const TestScene soup = test::random_soup(21, 4000, 400, {}, 10.0f);
     expect_orders_agree(soup, mixed_rays(22, 12.0f, 40000, 128), "soup");
 
-    // Large leaves (equal boxes), a single primitive, and spheres alone.
+    // Copies of one triangle (equal boxes, large leaves) with a row of spheres
+    // behind, a single primitive, and spheres alone.
     TestScene dup;
     for (int i = 0; i < 300; ++i) dup.triangles.push_back({{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
     for (int i = 0; i < 300; ++i) dup.spheres.push_back({{0.0f, 0.0f, -2.0f - 0.01f * i}, 0.5f});

@@ -22,11 +22,12 @@ inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 enum class RayCoherence { kCameraRays, kScatteredRays };
 
 // Scattered rays postpone leaves (LeafOrder, accel/traverse.h) on the GPU in
-// scenes of at least this many primitives. H100, one call against immediate
-// leaves: bounce rays +8-14% in the closest-hit stage on meshes of 1M and 10M
-// triangles (bench_traversal); but that stage 5% slower in SmallVCM's scene 1 and
-// 10% in the Cornell box (bench_pt), whose few dozen primitives make short walks
-// that postponing only lengthens. Between the two, unmeasured (bench/NOTES.md).
+// scenes of at least this many primitives. H100, against immediate leaves in the
+// same call: bounce 1 and all bounces +8-14% in the closest-hit stage on meshes of
+// 1M and 10M triangles (bench_traversal); but, in another call, that stage 5%
+// slower in SmallVCM's scene 1 and 10% in the Cornell box (bench_pt), whose few
+// dozen primitives make short walks that postponing only lengthens. Between the
+// two, unmeasured (bench/NOTES.md).
 inline constexpr uint32_t kPostponeLeavesMinPrims = 1u << 18;
 
 template <class Backend>
