@@ -22,6 +22,10 @@ struct GeometryView {
     // leaf references index leaf_prims.
     const TraversalNode* traversal_nodes = nullptr;
     const LeafPrim* leaf_prims = nullptr;
+    // The tree's SAH cost (bvh_quality.h: node visits and primitive tests a ray
+    // through the root box expects), as its builder reported it; 0 where unknown.
+    // Stages read it on the host to pick a traversal order (leaf_order_for).
+    float tree_sah = 0.0f;
 
     WF_HD uint32_t num_prims() const { return num_triangles + num_spheres; }
     WF_HD bool is_sphere(uint32_t prim) const { return prim >= num_triangles; }

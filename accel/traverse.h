@@ -273,7 +273,8 @@ WF_HD_INLINE bool all_lanes(bool x) {
 #endif
 }
 
-// How intersect_closest orders its work between interior nodes and leaves.
+// How intersect_closest and intersect_any order their work between interior
+// nodes and leaves. Either order gives the same answers.
 enum class LeafOrder {
     // While-while (Aila and Laine 2009): descend interior nodes in one loop
     // until a leaf is reached, then test the leaf's primitives in another. On
@@ -285,13 +286,45 @@ enum class LeafOrder {
     // mask, under independent thread scheduling) holds a leaf, a second leaf
     // comes, or its stack empties; then it tests its leaves. Lanes that found a
     // leaf early keep working instead of idling, at the cost of nodes the
-    // postponed leaf's hit would have culled. H100: diffuse bounce 1 and all
-    // bounces +8-14% on meshes of 1M and 10M triangles, camera rays -1-3.5%, and
-    // a few dozen primitives' short walks slower (bench/NOTES.md); the
-    // intersect_closest stage picks it for scattered rays in large scenes
-    // (leaf_order_for).
+    // postponed leaf's hit would have culled (closest hit) or made needless (any
+    // hit). H100: diffuse bounce rays +5-14% and shadow rays +1-6% on meshes of
+    // 30k to 10M triangles, camera rays -1-3.5%, and short walks (small scenes,
+    // fields of spheres) 2-7% slower (bench/NOTES.md); the stages pick it per
+    // launch (leaf_order_for, wavefront/stages/leaf_order.h).
     kPostponed,
 };
+
+// The walk of LeafOrder::kPostponed, for closest and any hit alike: descend(&ref)
+// visits interior node ref and leaves in ref the next node to visit (false when
+// none is left); pop(&ref) takes the next node off the stack (false when none);
+// test_leaf(leaf) tests a leaf's primitives and returns true to end the walk.
+template <class Descend, class Pop, class TestLeaf>
+WF_HD_INLINE void walk_leaves_postponed(Descend& descend, Pop& pop, TestLeaf&& test_leaf) {
+    uint32_t ref = 0;   // the root, always an interior node (traversal_bvh.h)
+    bool live = true;   // ref holds a node still to visit
+    uint32_t leaf = 0;  // the postponed leaf (a leaf reference is never 0)
+    while (live) {  // (the leaf loop below always ends with leaf == 0)
+        // Descend until this ray holds a leaf and so does every lane beside it,
+        // or a second leaf comes, or nothing is left.
+        while (live && !is_leaf_ref(ref)) {
+            live = descend(&ref);
+            if (live && leaf == 0 && is_leaf_ref(ref)) {
+                leaf = ref;
+                live = pop(&ref);
+            }
+            if (all_lanes(leaf != 0)) break;
+        }
+        // The postponed leaf, then ref while it is a leaf too.
+        while (leaf != 0) {
+            if (test_leaf(leaf)) return;
+            leaf = 0;
+            if (live && is_leaf_ref(ref)) {
+                leaf = ref;
+                live = pop(&ref);
+            }
+        }
+    }
+}
 
 // Closest primitive hit with t in (0, t_max). On a miss prim == kNoHit and
 // t == t_max. Children are visited nearer-entry first, so t_max shrinks early.
@@ -340,8 +373,8 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
             intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, best.t, &best);
     };
 
-    uint32_t ref = 0;  // the root, always an interior node (traversal_bvh.h)
     if constexpr (kOrder == LeafOrder::kImmediate) {
+        uint32_t ref = 0;  // the root, always an interior node (traversal_bvh.h)
         // Written out, not through descend() and pop(): with them (and a flag for
         // a node left to visit) the kernel kept its registers and stack frame but
         // camera rays lost 5% (H100, bench_traversal, bumps-1M primary 3.02-3.04 ->
@@ -372,35 +405,18 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
             ref = stack_ref[sp];
         }
     } else {
-        bool live = true;   // ref holds a node still to visit
-        uint32_t leaf = 0;  // the postponed leaf (a leaf reference is never 0)
-        while (live) {  // (the leaf loop below always ends with leaf == 0)
-            // Descend until this ray holds a leaf and so does every lane beside it,
-            // or a second leaf comes, or nothing is left.
-            while (live && !is_leaf_ref(ref)) {
-                live = descend(&ref);
-                if (live && leaf == 0 && is_leaf_ref(ref)) {
-                    leaf = ref;
-                    live = pop(&ref);
-                }
-                if (all_lanes(leaf != 0)) break;
-            }
-            // The postponed leaf, then ref while it is a leaf too.
-            while (leaf != 0) {
-                test_leaf(leaf);
-                leaf = 0;
-                if (live && is_leaf_ref(ref)) {
-                    leaf = ref;
-                    live = pop(&ref);
-                }
-            }
-        }
+        walk_leaves_postponed(descend, pop, [&](uint32_t leaf) {
+            test_leaf(leaf);
+            return false;  // every leaf that can hold a closer hit is tested
+        });
     }
     return best;
 }
 
 // Whether any primitive is hit with t in (0, t_max): shadow rays. Stops at
-// the first hit found; visiting order does not matter.
+// the first hit found; visiting order does not matter, and children are taken
+// in slot order. Either leaf order gives the same answer.
+template <LeafOrder kOrder = LeafOrder::kImmediate>
 WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_max) {
     if (g.num_prims() == 0) return false;
 
@@ -409,30 +425,57 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
 
     uint32_t stack[kTraversalStackSize];
     int sp = 0;
-    uint32_t ref = 0;
     Hit scratch;
-    // While-while, as intersect_closest; children in slot order.
-    for (;;) {
-        while (!is_leaf_ref(ref)) {
-            const OrientedNode n = load_oriented_node(g.traversal_nodes, ref, q);
-            uint32_t mask = intersect_children(n, q, t_max).mask;
-            if (mask == 0) {
-                if (sp == 0) return false;
-                ref = stack[--sp];
-                continue;
-            }
-            ref = child_in_slot(n, lowest_set_bit(mask));
+    // The children of node n in mask: the first into *ref, the rest pushed.
+    auto take_children = [&](const OrientedNode& n, uint32_t mask, uint32_t* ref) {
+        *ref = child_in_slot(n, lowest_set_bit(mask));
+        mask &= mask - 1u;
+        while (mask != 0) {
+            if (sp < kTraversalStackSize) stack[sp++] = child_in_slot(n, lowest_set_bit(mask));
             mask &= mask - 1u;
-            while (mask != 0) {
-                if (sp < kTraversalStackSize) stack[sp++] = child_in_slot(n, lowest_set_bit(mask));
-                mask &= mask - 1u;
-            }
         }
-        const uint32_t first = leaf_ref_first(ref), end = first + leaf_ref_count(ref);
+    };
+    auto test_leaf = [&](uint32_t leaf) {
+        const uint32_t first = leaf_ref_first(leaf), end = first + leaf_ref_count(leaf);
         for (uint32_t i = first; i < end; ++i)
             if (intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, t_max, &scratch)) return true;
-        if (sp == 0) return false;
-        ref = stack[--sp];
+        return false;
+    };
+
+    if constexpr (kOrder == LeafOrder::kImmediate) {
+        uint32_t ref = 0;  // the root
+        // While-while, as intersect_closest.
+        for (;;) {
+            while (!is_leaf_ref(ref)) {
+                const OrientedNode n = load_oriented_node(g.traversal_nodes, ref, q);
+                const uint32_t mask = intersect_children(n, q, t_max).mask;
+                if (mask == 0) {
+                    if (sp == 0) return false;
+                    ref = stack[--sp];
+                    continue;
+                }
+                take_children(n, mask, &ref);
+            }
+            if (test_leaf(ref)) return true;
+            if (sp == 0) return false;
+            ref = stack[--sp];
+        }
+    } else {
+        auto pop = [&](uint32_t* ref) {
+            if (sp == 0) return false;
+            *ref = stack[--sp];
+            return true;
+        };
+        auto descend = [&](uint32_t* ref) {
+            const OrientedNode n = load_oriented_node(g.traversal_nodes, *ref, q);
+            const uint32_t mask = intersect_children(n, q, t_max).mask;
+            if (mask == 0) return pop(ref);
+            take_children(n, mask, ref);
+            return true;
+        };
+        bool occluded = false;
+        walk_leaves_postponed(descend, pop, [&](uint32_t leaf) { return occluded = test_leaf(leaf); });
+        return occluded;
     }
 }
 

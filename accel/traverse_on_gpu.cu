@@ -3,26 +3,40 @@
 #include "engine/backend/cuda_backend.cuh"
 
 namespace wf {
+namespace {
 
-std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
-                                     const TraversalArrays& traversal, const std::vector<Ray>& rays, LeafOrder order) {
-    CudaBackend be;
+// The scene and the rays on the device, and the view traversal reads.
+struct DeviceRays {
     CudaBuffer<Triangle> tris;
     CudaBuffer<Sphere> sphs;
     CudaBuffer<TraversalNode> nodes;
     CudaBuffer<LeafPrim> prims;
-    CudaBuffer<Ray> ray_buf;
+    CudaBuffer<Ray> rays;
+    GeometryView geometry;
+
+    DeviceRays(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+               const TraversalArrays& traversal, const std::vector<Ray>& ray_list) {
+        tris.upload(triangles);
+        sphs.upload(spheres);
+        nodes.upload(traversal.nodes);
+        prims.upload(traversal.prims);
+        rays.upload(ray_list);
+        // Traversal reads no PrimInfo.
+        geometry = GeometryView{tris.data(),  uint32_t(triangles.size()), sphs.data(), uint32_t(spheres.size()),
+                                nullptr,      nodes.data(),               prims.data()};
+    }
+};
+
+}  // namespace
+
+std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                     const TraversalArrays& traversal, const std::vector<Ray>& rays, LeafOrder order) {
+    CudaBackend be;
+    DeviceRays d(triangles, spheres, traversal, rays);
     CudaBuffer<Hit> hit_buf;
-    tris.upload(triangles);
-    sphs.upload(spheres);
-    nodes.upload(traversal.nodes);
-    prims.upload(traversal.prims);
-    ray_buf.upload(rays);
     hit_buf.resize(rays.size());
-    // Traversal reads no PrimInfo.
-    const GeometryView g{tris.data(),  uint32_t(triangles.size()), sphs.data(), uint32_t(spheres.size()), nullptr,
-                         nodes.data(), prims.data()};
-    const Ray* r = ray_buf.data();
+    const GeometryView g = d.geometry;
+    const Ray* r = d.rays.data();
     Hit* h = hit_buf.data();
     if (order == LeafOrder::kImmediate)
         be.parallel_for("closest_hits_immediate", uint32_t(rays.size()), [=] __device__(uint32_t i) {
@@ -35,6 +49,33 @@ std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, con
     be.synchronize();
     std::vector<Hit> out(rays.size());
     hit_buf.download(out.data(), out.size());
+    return out;
+}
+
+std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                     const TraversalArrays& traversal, const std::vector<Ray>& rays,
+                                     const std::vector<float>& t_max, LeafOrder order) {
+    CudaBackend be;
+    DeviceRays d(triangles, spheres, traversal, rays);
+    CudaBuffer<float> t_buf;
+    CudaBuffer<uint8_t> any_buf;
+    t_buf.upload(t_max);
+    any_buf.resize(rays.size());
+    const GeometryView g = d.geometry;
+    const Ray* r = d.rays.data();
+    const float* t = t_buf.data();
+    uint8_t* any = any_buf.data();
+    if (order == LeafOrder::kImmediate)
+        be.parallel_for("any_hits_immediate", uint32_t(rays.size()), [=] __device__(uint32_t i) {
+            any[i] = intersect_any<LeafOrder::kImmediate>(g, r[i], t[i]) ? 1 : 0;
+        });
+    else
+        be.parallel_for("any_hits_postponed", uint32_t(rays.size()), [=] __device__(uint32_t i) {
+            any[i] = intersect_any<LeafOrder::kPostponed>(g, r[i], t[i]) ? 1 : 0;
+        });
+    be.synchronize();
+    std::vector<uint8_t> out(rays.size());
+    any_buf.download(out.data(), out.size());
     return out;
 }
 

@@ -1,9 +1,10 @@
-// Closest hits traced on the device over a traversal layout made on the host
-// (CUDA builds only). Traversal runs per ray on the CPU and the GPU alike, but
-// a warp's lanes vote on when to test leaves (LeafOrder::kPostponed), which
+// Closest and any hits traced on the device over a traversal layout made on the
+// host (CUDA builds only). Traversal runs per ray on the CPU and the GPU alike,
+// but a warp's lanes vote on when to test leaves (LeafOrder::kPostponed), which
 // only a device run exercises: tests hold its hits to brute force with this.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "accel/traversal_bvh_build.h"
@@ -14,5 +15,10 @@ namespace wf {
 
 std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                                      const TraversalArrays& traversal, const std::vector<Ray>& rays, LeafOrder order);
+
+// Per ray, 1 where intersect_any finds a hit in (0, t_max[i]), else 0.
+std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                     const TraversalArrays& traversal, const std::vector<Ray>& rays,
+                                     const std::vector<float>& t_max, LeafOrder order);
 
 }  // namespace wf

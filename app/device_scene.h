@@ -147,8 +147,8 @@ private:
                     traversal_.allocate(info.max_traversal_nodes, info.num_prims);
                     gpu_bvh->write_traversal(backend, traversal_.nodes(), traversal_.prims(),
                                              info.max_traversal_nodes);
-                    bind_traversal();
                     *report = BvhBuildStats{"gpu", info.sah, info.depth, info.num_nodes, "", false};
+                    bind_traversal(info.sah);
                     return;
                 }
                 report->fell_back = true;
@@ -161,17 +161,18 @@ private:
         (void)backend;
         Bvh bvh = build_bvh_binned_sah(scene.triangles, scene.spheres);
         traversal_.upload(make_traversal_arrays(bvh.nodes, bvh.prim_index, scene.triangles, scene.spheres));
-        bind_traversal();
         BvhQuality q = measure_bvh(bvh);
+        bind_traversal(q.sah);
         report->builder = "cpu";
         report->sah = q.sah;
         report->depth = q.depth;
         report->nodes = uint32_t(bvh.nodes.size());
     }
 
-    void bind_traversal() {
+    void bind_traversal(double sah) {
         view_.geometry.traversal_nodes = traversal_.nodes();
         view_.geometry.leaf_prims = traversal_.prims();
+        view_.geometry.tree_sah = float(sah);
     }
 
     typename Backend::template Buffer<Triangle> triangles_;

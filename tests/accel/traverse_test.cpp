@@ -68,6 +68,7 @@ TEST_P(TraverseSoup, AnyHitMatchesBruteForce) {
         float t_max = rng.uniform(0.0f, 0.6f * c.extent);
         bool any = intersect_any(g, ray, t_max);
         EXPECT_EQ(any, brute_force_any(g, ray, t_max));
+        EXPECT_EQ(intersect_any<LeafOrder::kPostponed>(g, ray, t_max), any);  // leaves after the next node
         (any ? occluded : clear)++;
     }
     EXPECT_GT(occluded, 60);

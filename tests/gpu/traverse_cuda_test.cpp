@@ -1,8 +1,8 @@
 // Traversal run on the device (accel/traverse_on_gpu.h). The other GPU tests
 // traverse downloaded trees on the host, or compare whole renders; the leaf
 // order whose lanes keep descending until their warp's vote
-// (LeafOrder::kPostponed) behaves as it does only on the device, so its hits
-// are checked here, ray by ray.
+// (LeafOrder::kPostponed) behaves as it does only on the device, so its closest
+// and any hits are checked here, ray by ray.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,6 +82,48 @@ TEST(TraverseCuda, PostponedLeavesFindTheSameHitsAsImmediateOnes) {
     expect_orders_agree(one, mixed_rays(24, 2.0f, 2000, 32), "one sphere");
     const TestScene balls = test::random_soup(25, 0, 3000, {}, 10.0f);
     expect_orders_agree(balls, mixed_rays(26, 12.0f, 20000, 64), "spheres");
+}
+
+// Any hit in both orders on the device against brute force on the host, over
+// t_max drawn from nothing to past the scene, so that both answers are common.
+// Rays whose nearest hit lies within rounding of t_max may be answered either
+// way (device fused multiply-adds); those are counted, and must stay rare.
+void expect_any_hits_agree(const TestScene& s, const std::vector<Ray>& rays, float extent, uint32_t seed,
+                           const char* label) {
+    const GeometryView g = s.view();  // also makes s.traversal
+    test::Random rng(seed);
+    std::vector<float> t_max(rays.size());
+    for (float& t : t_max) t = rng.uniform(0.0f, 3.0f * extent);
+    for (LeafOrder order : {LeafOrder::kImmediate, LeafOrder::kPostponed}) {
+        const std::vector<uint8_t> any = any_hits_on_gpu(s.triangles, s.spheres, s.traversal, rays, t_max, order);
+        ASSERT_EQ(any.size(), rays.size());
+        uint32_t occluded = 0, clear = 0, near_edge = 0;
+        for (size_t i = 0; i < rays.size(); ++i) {
+            const bool ref = test::brute_force_any(g, rays[i], t_max[i]);
+            (ref ? occluded : clear)++;
+            if (bool(any[i]) == ref) continue;
+            const Hit nearest = test::brute_force_closest(g, rays[i], kInfinity);
+            ASSERT_TRUE(nearest.found()) << label << " ray " << i;
+            ASSERT_NEAR(nearest.t, t_max[i], 1e-5f * std::fmax(1.0f, t_max[i])) << label << " ray " << i;
+            ++near_edge;
+        }
+        EXPECT_GT(occluded, rays.size() / 20) << label;  // the comparison is not vacuous
+        EXPECT_GT(clear, rays.size() / 20) << label;
+        EXPECT_LE(near_edge, rays.size() / 10000) << label;
+    }
+}
+
+TEST(TraverseCuda, AnyHitFindsTheSameOccludersInBothLeafOrders) {
+    WF_REQUIRE_CUDA_DEVICE();
+    const TestScene soup = test::random_soup(31, 4000, 400, {}, 10.0f);
+    expect_any_hits_agree(soup, mixed_rays(32, 12.0f, 40000, 128), 10.0f, 33, "soup");
+    TestScene dup;
+    for (int i = 0; i < 300; ++i) dup.triangles.push_back({{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
+    for (int i = 0; i < 300; ++i) dup.spheres.push_back({{0.0f, 0.0f, -2.0f - 0.01f * i}, 0.5f});
+    dup.build();
+    expect_any_hits_agree(dup, mixed_rays(34, 1.5f, 5000, 64), 2.0f, 35, "duplicates");
+    const TestScene balls = test::random_soup(36, 0, 3000, {}, 10.0f);
+    expect_any_hits_agree(balls, mixed_rays(37, 12.0f, 20000, 64), 10.0f, 38, "spheres");
 }
 #endif
 

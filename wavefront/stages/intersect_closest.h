@@ -6,6 +6,7 @@
 
 #include "accel/traverse.h"
 #include "wavefront/queues.h"
+#include "wavefront/stages/leaf_order.h"
 
 namespace wf {
 
@@ -15,27 +16,6 @@ namespace wf {
 // 1.11 -> 1.16; 10 blocks (48 registers) spill and do no better; the any-hit
 // stage gains nothing from either (bench/NOTES.md).
 inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
-
-// What a launch holds: camera rays leave the lens together in pixel order and
-// stay coherent, so a warp's rays reach their leaves together; scattered rays
-// (bounces, light paths) do not.
-enum class RayCoherence { kCameraRays, kScatteredRays };
-
-// Scattered rays postpone leaves (LeafOrder, accel/traverse.h) on the GPU in
-// scenes of at least this many primitives. H100, against immediate leaves in the
-// same call: bounce 1 and all bounces +8-14% in the closest-hit stage on meshes of
-// 1M and 10M triangles (bench_traversal); but, in another call, that stage 5%
-// slower in SmallVCM's scene 1 and 10% in the Cornell box (bench_pt), whose few
-// dozen primitives make short walks that postponing only lengthens. Between the
-// two, unmeasured (bench/NOTES.md).
-inline constexpr uint32_t kPostponeLeavesMinPrims = 1u << 18;
-
-template <class Backend>
-LeafOrder leaf_order_for(RayCoherence rays, const GeometryView& geometry) {
-    const bool postpone = Backend::kRunsInWarps && rays == RayCoherence::kScatteredRays &&
-                          geometry.num_prims() >= kPostponeLeavesMinPrims;
-    return postpone ? LeafOrder::kPostponed : LeafOrder::kImmediate;
-}
 
 template <LeafOrder kOrder, class Backend, class PathView>
 void intersect_closest_in_order(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
@@ -60,10 +40,14 @@ template <class Backend, class PathView>
 void intersect_closest(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                        SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped,
                        RayCoherence rays) {
-    if (leaf_order_for<Backend>(rays, geometry) == LeafOrder::kImmediate)
-        intersect_closest_in_order<LeafOrder::kImmediate>(backend, name, geometry, paths, active, surface, escaped);
-    else
-        intersect_closest_in_order<LeafOrder::kPostponed>(backend, name, geometry, paths, active, surface, escaped);
+    // The CPU never postpones (leaf_order_for), so it does not compile that kernel.
+    if constexpr (Backend::kRunsInWarps) {
+        if (leaf_order_for<Backend>(rays, geometry) == LeafOrder::kPostponed) {
+            intersect_closest_in_order<LeafOrder::kPostponed>(backend, name, geometry, paths, active, surface, escaped);
+            return;
+        }
+    }
+    intersect_closest_in_order<LeafOrder::kImmediate>(backend, name, geometry, paths, active, surface, escaped);
 }
 
 }  // namespace wf

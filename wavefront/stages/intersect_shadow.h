@@ -8,17 +8,33 @@
 #include "engine/film.h"
 #include "materials/emitters.h"
 #include "wavefront/queues.h"
+#include "wavefront/stages/leaf_order.h"
 #include "wavefront/state/shadow_ray.h"
 
 namespace wf {
 
+template <LeafOrder kOrder, class Backend>
+void intersect_shadow_in_order(Backend& backend, const char* name, const GeometryView& geometry,
+                               WorkQueue<ShadowRayView> shadow, FilmView film) {
+    for_all_queued(backend, name, shadow, WF_LAMBDA(uint32_t i) {
+        const ShadowRayView& r = shadow.items;
+        if (!intersect_any<kOrder>(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i]))
+            film.add(r.pixel[i], r.contribution[i]);
+    });
+}
+
+// Shadow rays run from many surface points toward many light points: scattered
+// rays to leaf_order_for.
 template <class Backend>
 void intersect_shadow(Backend& backend, const char* name, const GeometryView& geometry,
                       WorkQueue<ShadowRayView> shadow, FilmView film) {
-    for_all_queued(backend, name, shadow, WF_LAMBDA(uint32_t i) {
-        const ShadowRayView& r = shadow.items;
-        if (!intersect_any(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i])) film.add(r.pixel[i], r.contribution[i]);
-    });
+    if constexpr (Backend::kRunsInWarps) {  // the CPU never postpones, as in intersect_closest
+        if (leaf_order_for<Backend>(RayCoherence::kScatteredRays, geometry) == LeafOrder::kPostponed) {
+            intersect_shadow_in_order<LeafOrder::kPostponed>(backend, name, geometry, shadow, film);
+            return;
+        }
+    }
+    intersect_shadow_in_order<LeafOrder::kImmediate>(backend, name, geometry, shadow, film);
 }
 
 // The shadow ray from surface point sp toward the light sample ds. Both ends are offset

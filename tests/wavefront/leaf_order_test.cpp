@@ -1,0 +1,49 @@
+// The rule that picks a traversal launch's leaf order (wavefront/stages/leaf_order.h),
+// and the tree SAH it reads, as DeviceScene hands it to the stages.
+#include "wavefront/stages/leaf_order.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "app/device_scene.h"
+#include "engine/backend/cpu_backend.h"
+#include "io/scene_loader.h"
+#include "tests/common/source_dir.h"
+
+namespace wf {
+namespace {
+
+struct WarpBackend {  // what the rule asks of the CUDA backend
+    static constexpr bool kRunsInWarps = true;
+};
+
+GeometryView tree_of_sah(float sah) {
+    GeometryView g;
+    g.tree_sah = sah;
+    return g;
+}
+
+TEST(LeafOrder, OnlyScatteredRaysOfLongWalksInWarpsPostpone) {
+    const GeometryView long_walks = tree_of_sah(kPostponeLeavesMinSah);
+    const GeometryView short_walks = tree_of_sah(std::nextafter(kPostponeLeavesMinSah, 0.0f));
+    EXPECT_EQ(leaf_order_for<WarpBackend>(RayCoherence::kScatteredRays, long_walks), LeafOrder::kPostponed);
+    EXPECT_EQ(leaf_order_for<WarpBackend>(RayCoherence::kScatteredRays, short_walks), LeafOrder::kImmediate);
+    EXPECT_EQ(leaf_order_for<WarpBackend>(RayCoherence::kCameraRays, long_walks), LeafOrder::kImmediate);
+    EXPECT_EQ(leaf_order_for<CpuBackend>(RayCoherence::kScatteredRays, long_walks), LeafOrder::kImmediate);
+    EXPECT_EQ(leaf_order_for<WarpBackend>(RayCoherence::kScatteredRays, GeometryView{}), LeafOrder::kImmediate);
+}
+
+TEST(LeafOrder, DeviceSceneHandsTheStagesItsTreesSah) {
+    const HostScene scene = load_scene(test::source_dir() + "/scenes/cornell-box.json");
+    CpuBackend backend;
+    DeviceScene<CpuBackend> device_scene;
+    BvhBuildStats report;
+    double build_ms = 0.0;
+    device_scene.upload(backend, scene, scene.camera.build(64, 64), LightSelectionMode::Power, &report, &build_ms);
+    EXPECT_GT(report.sah, 1.0);  // a tree of 30-odd primitives: more than the root's visit
+    EXPECT_EQ(device_scene.view().geometry.tree_sah, float(report.sah));
+}
+
+}  // namespace
+}  // namespace wf

@@ -1,0 +1,37 @@
+// Which leaf order (accel/traverse.h's LeafOrder) a traversal launch uses: the
+// rule the intersect_closest and intersect_shadow stages share.
+#pragma once
+
+#include "accel/geometry_view.h"
+#include "accel/traverse.h"
+
+namespace wf {
+
+// What a launch holds: camera rays leave the lens together in pixel order and
+// stay coherent, so a warp's rays reach their leaves together; scattered rays
+// (bounces, light paths) and shadow rays do not.
+enum class RayCoherence { kCameraRays, kScatteredRays };
+
+// Scattered and shadow rays postpone leaves on the GPU where the tree's SAH
+// cost (GeometryView::tree_sah: the walk a ray expects, in node visits and
+// primitive tests) is at least this. Postponing pays where walks are long and
+// costs where they are short: H100, bench_traversal, every scattered and shadow
+// ray postponed against none, in one call, all bounces / shadow rays:
+//   bump meshes, SAH 21 / 28 / 36 (1k / 3k / 10k triangles): -7% / -3.5% / +1%;
+//   -6% / -4% / -2%;
+//   bump meshes, SAH 43 / 50 / 55 / 62 / 75 (30k to 10M): +5% to +11%; +1% to +6%;
+// render time per sample, all postponed against none (bench_sphere_field,
+// bench_pt): the sphere field, SAH 5-8 at 1k to 4M spheres, 3.5-5% slower;
+// SmallVCM's scene 1 (SAH 9) 2% and the Cornell box (13) 4% slower
+// (bench/NOTES.md). The primitive count alone does not tell: a field of 4M
+// spheres walks short, a mesh of 30k bumps long.
+inline constexpr float kPostponeLeavesMinSah = 40.0f;
+
+template <class Backend>
+LeafOrder leaf_order_for(RayCoherence rays, const GeometryView& geometry) {
+    const bool postpone = Backend::kRunsInWarps && rays == RayCoherence::kScatteredRays &&
+                          geometry.tree_sah >= kPostponeLeavesMinSah;
+    return postpone ? LeafOrder::kPostponed : LeafOrder::kImmediate;
+}
+
+}  // namespace wf
