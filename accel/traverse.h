@@ -238,13 +238,19 @@ WF_HD_INLINE bool intersect_leaf_prim(const GeometryView& g, const LeafPrim& p, 
     return found;
 }
 
+// Closest hit's stack entries: a node reference and the distance at which the
+// ray enters its box (the bits of t, >= 0) in one 64-bit word, so that a push
+// or a pop is one 8-byte access to local memory, not two 4-byte ones.
+WF_HD_INLINE uint64_t stack_entry(uint32_t ref, uint32_t t_bits) { return (uint64_t(t_bits) << 32) | ref; }
+WF_HD_INLINE uint32_t entry_ref(uint64_t e) { return uint32_t(e); }
+WF_HD_INLINE float entry_t(uint64_t e) { return bits_to_float(uint32_t(e >> 32)); }
+
 // The children of node n that the ray enters (h, at least one): all but the
 // nearest pushed farthest first, so that they pop nearest first; returns the
 // nearest. The collapse (make_wide_table) keeps sp within the stack for every
 // tree within kBvhMaxDepth (the renderer's); deeper trees (only tests traverse
 // them) drop what does not fit, never write past it.
-WF_HD_INLINE uint32_t push_farther_children(const OrientedNode& n, ChildHits& h, uint32_t* stack_ref, float* stack_t,
-                                            int& sp) {
+WF_HD_INLINE uint32_t push_farther_children(const OrientedNode& n, ChildHits& h, uint64_t* stack, int& sp) {
     const int hits = popcount32(h.mask);
     sort_child_keys(h.key);
 #if WF_DEVICE_CODE
@@ -252,21 +258,29 @@ WF_HD_INLINE uint32_t push_farther_children(const OrientedNode& n, ChildHits& h,
 #endif
     for (int i = int(kTraversalWidth) - 1; i >= 1; --i) {
         if (i < hits && sp < kTraversalStackSize) {  // never full within kBvhMaxDepth
-            stack_ref[sp] = child_in_slot(n, child_key_slot(h.key[i]));
-            stack_t[sp] = child_key_t(h.key[i]);
+            stack[sp] = stack_entry(child_in_slot(n, child_key_slot(h.key[i])), h.key[i] & ~7u);
             ++sp;
         }
     }
     return child_in_slot(n, child_key_slot(h.key[0]));
 }
 
-// Whether x holds in every lane of the warp that runs this together. The CPU
-// runs no warps (and never postpones leaves in a render: leaf_order_for), so
-// there it answers as if another lane still lagged: the longest speculation,
-// which the CPU tests then cover.
-WF_HD_INLINE bool all_lanes(bool x) {
+// The share of the lanes descending together (the active mask) that must hold
+// a postponed leaf before they test their leaves (LeafOrder::kPostponed), in
+// quarters. Aila and Laine wait for every lane (4). H100, bench_traversal, two
+// rounds, 4 -> 2: bump meshes of 1M and 10M triangles +6-7% on all bounces and
+// +8-9% on shadow rays, MetalRoughSpheres +2%; 1 lost to 2 everywhere
+// (bench/NOTES.md).
+inline constexpr uint32_t kLeafVoteQuarters = 2;
+
+// Whether x holds in at least kLeafVoteQuarters quarters of the lanes of the
+// warp that run this together. The CPU runs no warps (and never postpones
+// leaves in a render: leaf_order_for), so there it answers as if too few lanes
+// agreed: the longest speculation, which the CPU tests then cover.
+WF_HD_INLINE bool enough_lanes(bool x) {
 #if WF_DEVICE_CODE
-    return __all_sync(__activemask(), x);
+    const uint32_t active = __activemask();
+    return 4u * uint32_t(__popc(__ballot_sync(active, x))) >= kLeafVoteQuarters * uint32_t(__popc(active));
 #else
     (void)x;
     return false;
@@ -282,15 +296,17 @@ enum class LeafOrder {
     // primitive tests together, instead of splitting every step between both.
     kImmediate,
     // Speculative while-while (same paper): a ray that reaches a leaf postpones
-    // it and goes on descending until every lane descending with it (the active
-    // mask, under independent thread scheduling) holds a leaf, a second leaf
-    // comes, or its stack empties; then it tests its leaves. Lanes that found a
-    // leaf early keep working instead of idling, at the cost of nodes the
-    // postponed leaf's hit would have culled (closest hit) or made needless (any
-    // hit). H100: diffuse bounce rays +5-14% and shadow rays +1-6% on meshes of
-    // 30k to 10M triangles, camera rays -1-3.5%, and short walks (small scenes,
-    // fields of spheres) 2-7% slower (bench/NOTES.md); the stages pick it per
-    // launch (leaf_order_for, wavefront/stages/leaf_order.h).
+    // it and goes on descending until half the lanes descending with it (the
+    // active mask, under independent thread scheduling) hold a leaf
+    // (kLeafVoteQuarters), a second leaf comes, or its stack empties; then it
+    // tests its leaves. Lanes that found a leaf early keep working instead of
+    // idling, at the cost of nodes the postponed leaf's hit would have culled
+    // (closest hit) or made needless (any hit). H100, meshes of 1M and 10M
+    // triangles: with every lane's vote, diffuse bounce rays +8-14% over
+    // immediate leaves and shadow rays +5-7%; half the lanes' vote adds +6-7%
+    // and +8-9%. Camera rays lose 1-3.5%, and short walks (small scenes,
+    // fields of spheres) 7-12% (bench/NOTES.md). The stages pick it per launch
+    // (leaf_order_for, wavefront/stages/leaf_order.h).
     kPostponed,
 };
 
@@ -298,25 +314,27 @@ enum class LeafOrder {
 // visits interior node ref and leaves in ref the next node to visit (false when
 // none is left); pop(&ref) takes the next node off the stack (false when none);
 // test_leaf(leaf) tests a leaf's primitives and returns true to end the walk.
+// Returns whether test_leaf ended it.
 template <class Descend, class Pop, class TestLeaf>
-WF_HD_INLINE void walk_leaves_postponed(Descend& descend, Pop& pop, TestLeaf&& test_leaf) {
+WF_HD_INLINE bool walk_leaves_postponed(Descend& descend, Pop& pop, TestLeaf&& test_leaf) {
     uint32_t ref = 0;   // the root, always an interior node (traversal_bvh.h)
     bool live = true;   // ref holds a node still to visit
     uint32_t leaf = 0;  // the postponed leaf (a leaf reference is never 0)
     while (live) {  // (the leaf loop below always ends with leaf == 0)
-        // Descend until this ray holds a leaf and so does every lane beside it,
-        // or a second leaf comes, or nothing is left.
+        // Descend until this ray holds a leaf and so do enough lanes beside it
+        // (enough_lanes), or a second leaf comes, or nothing is left. A lane
+        // without a leaf that the vote stops comes back here at once.
         while (live && !is_leaf_ref(ref)) {
             live = descend(&ref);
             if (live && leaf == 0 && is_leaf_ref(ref)) {
                 leaf = ref;
                 live = pop(&ref);
             }
-            if (all_lanes(leaf != 0)) break;
+            if (enough_lanes(leaf != 0)) break;
         }
         // The postponed leaf, then ref while it is a leaf too.
         while (leaf != 0) {
-            if (test_leaf(leaf)) return;
+            if (test_leaf(leaf)) return true;
             leaf = 0;
             if (live && is_leaf_ref(ref)) {
                 leaf = ref;
@@ -324,6 +342,7 @@ WF_HD_INLINE void walk_leaves_postponed(Descend& descend, Pop& pop, TestLeaf&& t
             }
         }
     }
+    return false;
 }
 
 // Closest primitive hit with t in (0, t_max). On a miss prim == kNoHit and
@@ -342,8 +361,7 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     // A popped node is culled again if a hit found meanwhile lies before it.
     // (The stack lives in plain arrays, not a struct: a struct holding a
     // dynamically indexed array goes to local memory whole, its scalars too.)
-    uint32_t stack_ref[kTraversalStackSize];
-    float stack_t[kTraversalStackSize];
+    uint64_t stack[kTraversalStackSize];
     int sp = 0;
     const float slack = 1.0f + 2.0f * rounding_gamma(3);  // as in intersect_box
     // The next node that can still hold a closer hit into *ref; false when none is left.
@@ -351,8 +369,9 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
         for (;;) {
             if (sp == 0) return false;
             --sp;
-            if (stack_t[sp] <= best.t * slack) {
-                *ref = stack_ref[sp];
+            const uint64_t e = stack[sp];
+            if (entry_t(e) <= best.t * slack) {
+                *ref = entry_ref(e);
                 return true;
             }
         }
@@ -364,7 +383,7 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
         const OrientedNode n = load_oriented_node(g.traversal_nodes, *ref, q);
         ChildHits h = intersect_children(n, q, best.t);
         if (h.mask == 0) return pop(ref);
-        *ref = push_farther_children(n, h, stack_ref, stack_t, sp);
+        *ref = push_farther_children(n, h, stack, sp);
         return true;
     };
     auto test_leaf = [&](uint32_t leaf) {
@@ -385,24 +404,26 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
                 ChildHits h = intersect_children(n, q, best.t);
                 if (h.mask == 0) {
                     // Pop the next node that can still hold a closer hit.
+                    uint64_t e;
                     for (;;) {
                         if (sp == 0) return best;
-                        --sp;
-                        if (stack_t[sp] <= best.t * slack) break;
+                        e = stack[--sp];
+                        if (entry_t(e) <= best.t * slack) break;
                     }
-                    ref = stack_ref[sp];
+                    ref = entry_ref(e);
                     continue;
                 }
-                ref = push_farther_children(n, h, stack_ref, stack_t, sp);
+                ref = push_farther_children(n, h, stack, sp);
             }
             test_leaf(ref);
             // Pop the next node that can still hold a closer hit.
+            uint64_t e;
             for (;;) {
                 if (sp == 0) return best;
-                --sp;
-                if (stack_t[sp] <= best.t * slack) break;
+                e = stack[--sp];
+                if (entry_t(e) <= best.t * slack) break;
             }
-            ref = stack_ref[sp];
+            ref = entry_ref(e);
         }
     } else {
         walk_leaves_postponed(descend, pop, [&](uint32_t leaf) {
@@ -473,9 +494,7 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
             take_children(n, mask, ref);
             return true;
         };
-        bool occluded = false;
-        walk_leaves_postponed(descend, pop, [&](uint32_t leaf) { return occluded = test_leaf(leaf); });
-        return occluded;
+        return walk_leaves_postponed(descend, pop, test_leaf);
     }
 }
 

@@ -1,5 +1,8 @@
 #include "accel/traverse_on_gpu.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "engine/backend/cuda_backend.cuh"
 
 namespace wf {
@@ -55,6 +58,9 @@ std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, con
 std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                                      const TraversalArrays& traversal, const std::vector<Ray>& rays,
                                      const std::vector<float>& t_max, LeafOrder order) {
+    if (t_max.size() != rays.size())
+        throw std::invalid_argument("any_hits_on_gpu: " + std::to_string(t_max.size()) + " t_max values for " +
+                                    std::to_string(rays.size()) + " rays");
     CudaBackend be;
     DeviceRays d(triangles, spheres, traversal, rays);
     CudaBuffer<float> t_buf;

@@ -36,6 +36,21 @@ std::vector<Ray> mixed_rays(uint32_t seed, float extent, uint32_t incoherent, ui
     return rays;
 }
 
+// Copies of one triangle (equal boxes, large leaves) with a row of spheres behind.
+TestScene duplicates_scene() {
+    TestScene s;
+    for (int i = 0; i < 300; ++i) s.triangles.push_back({{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
+    for (int i = 0; i < 300; ++i) s.spheres.push_back({{0.0f, 0.0f, -2.0f - 0.01f * i}, 0.5f});
+    s.build();
+    return s;
+}
+TestScene one_sphere_scene() {
+    TestScene s;
+    s.spheres.push_back({{0, 0, 0}, 1.0f});
+    s.build();
+    return s;
+}
+
 // Both orders on the device find the same nearest t for every ray (the same
 // arithmetic, only the order of the work differs); the host's brute force agrees
 // on hit or miss and, within the rounding of fused multiply-adds, on t. Where
@@ -69,17 +84,9 @@ TEST(TraverseCuda, PostponedLeavesFindTheSameHitsAsImmediateOnes) {
     const TestScene soup = test::random_soup(21, 4000, 400, {}, 10.0f);
     expect_orders_agree(soup, mixed_rays(22, 12.0f, 40000, 128), "soup");
 
-    // Copies of one triangle (equal boxes, large leaves) with a row of spheres
-    // behind, a single primitive, and spheres alone.
-    TestScene dup;
-    for (int i = 0; i < 300; ++i) dup.triangles.push_back({{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
-    for (int i = 0; i < 300; ++i) dup.spheres.push_back({{0.0f, 0.0f, -2.0f - 0.01f * i}, 0.5f});
-    dup.build();
-    expect_orders_agree(dup, mixed_rays(23, 1.5f, 5000, 64), "duplicates", true);
-    TestScene one;
-    one.spheres.push_back({{0, 0, 0}, 1.0f});
-    one.build();
-    expect_orders_agree(one, mixed_rays(24, 2.0f, 2000, 32), "one sphere");
+    // Copies of one triangle, a single primitive, and spheres alone.
+    expect_orders_agree(duplicates_scene(), mixed_rays(23, 1.5f, 5000, 64), "duplicates", true);
+    expect_orders_agree(one_sphere_scene(), mixed_rays(24, 2.0f, 2000, 32), "one sphere");
     const TestScene balls = test::random_soup(25, 0, 3000, {}, 10.0f);
     expect_orders_agree(balls, mixed_rays(26, 12.0f, 20000, 64), "spheres");
 }
@@ -117,11 +124,9 @@ TEST(TraverseCuda, AnyHitFindsTheSameOccludersInBothLeafOrders) {
     WF_REQUIRE_CUDA_DEVICE();
     const TestScene soup = test::random_soup(31, 4000, 400, {}, 10.0f);
     expect_any_hits_agree(soup, mixed_rays(32, 12.0f, 40000, 128), 10.0f, 33, "soup");
-    TestScene dup;
-    for (int i = 0; i < 300; ++i) dup.triangles.push_back({{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}});
-    for (int i = 0; i < 300; ++i) dup.spheres.push_back({{0.0f, 0.0f, -2.0f - 0.01f * i}, 0.5f});
-    dup.build();
-    expect_any_hits_agree(dup, mixed_rays(34, 1.5f, 5000, 64), 2.0f, 35, "duplicates");
+    expect_any_hits_agree(duplicates_scene(), mixed_rays(34, 1.5f, 5000, 64), 2.0f, 35, "duplicates");
+    // The root a leaf: the walk postpones it, finds the stack empty, tests it.
+    expect_any_hits_agree(one_sphere_scene(), mixed_rays(39, 2.0f, 2000, 32), 1.5f, 40, "one sphere");
     const TestScene balls = test::random_soup(36, 0, 3000, {}, 10.0f);
     expect_any_hits_agree(balls, mixed_rays(37, 12.0f, 20000, 64), 10.0f, 38, "spheres");
 }

@@ -14,7 +14,8 @@ namespace wf {
 // under the default cap) and keeps a seventh more warps resident. H100,
 // bench_traversal, G rays/s: bumps-1M primary 2.93-2.95 -> 3.02-3.06, bounce 1
 // 1.11 -> 1.16; 10 blocks (48 registers) spill and do no better; the any-hit
-// stage gains nothing from either (bench/NOTES.md).
+// stage gained nothing from either (bench/NOTES.md; measured before it
+// postponed leaves).
 inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 
 template <LeafOrder kOrder, class Backend, class PathView>

@@ -15,16 +15,19 @@ enum class RayCoherence { kCameraRays, kScatteredRays };
 // Scattered and shadow rays postpone leaves on the GPU where the tree's SAH
 // cost (GeometryView::tree_sah: the walk a ray expects, in node visits and
 // primitive tests) is at least this. Postponing pays where walks are long and
-// costs where they are short: H100, bench_traversal, every scattered and shadow
-// ray postponed against none, in one call, all bounces / shadow rays:
-//   bump meshes, SAH 21 / 28 / 36 (1k / 3k / 10k triangles): -7% / -3.5% / +1%;
-//   -6% / -4% / -2%;
-//   bump meshes, SAH 43 / 50 / 55 / 62 / 75 (30k to 10M): +5% to +11%; +1% to +6%;
-// render time per sample, all postponed against none (bench_sphere_field,
-// bench_pt): the sphere field, SAH 5-8 at 1k to 4M spheres, 3.5-5% slower;
-// SmallVCM's scene 1 (SAH 9) 2% and the Cornell box (13) 4% slower
-// (bench/NOTES.md). The primitive count alone does not tell: a field of 4M
-// spheres walks short, a mesh of 30k bumps long.
+// costs where they are short. H100, bench_traversal, every scattered and shadow
+// ray postponed against none, one call each, all bounces; shadow rays:
+//   bump meshes of 1k / 3k / 10k triangles, SAH 21 / 28 / 36: -7% / -3.5% / +1%;
+//   -6% / -4% / -2% (every lane's vote); with half the lanes' vote
+//   (kLeafVoteQuarters) -12% / -7% / -0.5%; -17% / -13% / -8%;
+//   bump meshes of 30k / 100k / 300k, SAH 43 / 50 / 55: +5% / +8% / +10.5%;
+//   +1% / +3% / +3.5% (every lane's vote; half the lanes' adds 6-9% at 1M and
+//   10M triangles, SAH 62 and 75).
+// Whole renders (bench_sphere_field, bench_pt), all postponed against none:
+// the sphere field (SAH 5-8 at 1k to 4M spheres, CPU builder) 3.5-5% slower
+// with every lane's vote, 7-12% with half; SmallVCM's scene 1 (SAH 9) 2% / 8%
+// and the Cornell box (13) 4% / 7% (bench/NOTES.md). The primitive count alone
+// does not tell: a field of 4M spheres walks short, a mesh of 30k bumps long.
 inline constexpr float kPostponeLeavesMinSah = 40.0f;
 
 template <class Backend>
