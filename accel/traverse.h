@@ -268,10 +268,11 @@ WF_HD_INLINE uint32_t push_farther_children(const OrientedNode& n, ChildHits& h,
 // The share of the lanes descending together (the active mask) that must hold
 // a postponed leaf before they test their leaves (LeafOrder::kPostponed), in
 // quarters. Aila and Laine wait for every lane (4). H100, bench_traversal, two
-// rounds, 4 -> 2: bump meshes of 1M and 10M triangles +6-7% on all bounces and
-// +8-9% on shadow rays, MetalRoughSpheres +2%; 1 lost to 2 everywhere
-// (bench/NOTES.md).
+// rounds, 4 -> 2: bump meshes of 1M and 10M triangles +5-5.5% on all bounces
+// and +9-10% on shadow rays, MetalRoughSpheres 0-1%; 1 lost to 2 on every kind
+// of ray that votes (bench/NOTES.md).
 inline constexpr uint32_t kLeafVoteQuarters = 2;
+static_assert(kLeafVoteQuarters >= 1 && kLeafVoteQuarters <= 4, "0 would pass every vote, over 4 none");
 
 // Whether x holds in at least kLeafVoteQuarters quarters of the lanes of the
 // warp that run this together. The CPU runs no warps (and never postpones
@@ -303,9 +304,10 @@ enum class LeafOrder {
     // idling, at the cost of nodes the postponed leaf's hit would have culled
     // (closest hit) or made needless (any hit). H100, meshes of 1M and 10M
     // triangles: with every lane's vote, diffuse bounce rays +8-14% over
-    // immediate leaves and shadow rays +5-7%; half the lanes' vote adds +6-7%
-    // and +8-9%. Camera rays lose 1-3.5%, and short walks (small scenes,
-    // fields of spheres) 7-12% (bench/NOTES.md). The stages pick it per launch
+    // immediate leaves and shadow rays +4-6%; half the lanes' vote adds +5-5.5%
+    // and +9-10%. Camera rays lose 1-3.5%, and short walks lose: small scenes
+    // and fields of spheres 7-12% per whole render, small meshes up to 17% on
+    // shadow rays (bench/NOTES.md). The stages pick it per launch
     // (leaf_order_for, wavefront/stages/leaf_order.h).
     kPostponed,
 };
@@ -359,7 +361,7 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     const RayTriangleQuery tq = RayTriangleQuery::from(ray);
 
     // A popped node is culled again if a hit found meanwhile lies before it.
-    // (The stack lives in plain arrays, not a struct: a struct holding a
+    // (The stack lives in a plain array, not a struct: a struct holding a
     // dynamically indexed array goes to local memory whole, its scalars too.)
     uint64_t stack[kTraversalStackSize];
     int sp = 0;

@@ -125,7 +125,7 @@ TEST(TraverseCuda, AnyHitFindsTheSameOccludersInBothLeafOrders) {
     const TestScene soup = test::random_soup(31, 4000, 400, {}, 10.0f);
     expect_any_hits_agree(soup, mixed_rays(32, 12.0f, 40000, 128), 10.0f, 33, "soup");
     expect_any_hits_agree(duplicates_scene(), mixed_rays(34, 1.5f, 5000, 64), 2.0f, 35, "duplicates");
-    // The root a leaf: the walk postpones it, finds the stack empty, tests it.
+    // One leaf under the root node: the walk postpones it, finds the stack empty, tests it.
     expect_any_hits_agree(one_sphere_scene(), mixed_rays(39, 2.0f, 2000, 32), 1.5f, 40, "one sphere");
     const TestScene balls = test::random_soup(36, 0, 3000, {}, 10.0f);
     expect_any_hits_agree(balls, mixed_rays(37, 12.0f, 20000, 64), 10.0f, 38, "spheres");

@@ -21,8 +21,9 @@ enum class RayCoherence { kCameraRays, kScatteredRays };
 //   -6% / -4% / -2% (every lane's vote); with half the lanes' vote
 //   (kLeafVoteQuarters) -12% / -7% / -0.5%; -17% / -13% / -8%;
 //   bump meshes of 30k / 100k / 300k, SAH 43 / 50 / 55: +5% / +8% / +10.5%;
-//   +1% / +3% / +3.5% (every lane's vote; half the lanes' adds 6-9% at 1M and
-//   10M triangles, SAH 62 and 75).
+//   +1% / +3% / +3.5% (every lane's vote; at 30k the half vote gives the same,
+//   +0.5% / -0.6% against it, and adds 5-10% at 1M and 10M triangles, SAH 62
+//   and 75).
 // Whole renders (bench_sphere_field, bench_pt), all postponed against none:
 // the sphere field (SAH 5-8 at 1k to 4M spheres, CPU builder) 3.5-5% slower
 // with every lane's vote, 7-12% with half; SmallVCM's scene 1 (SAH 9) 2% / 8%
