@@ -3,6 +3,7 @@
 #include "wavefront/stages/leaf_order.h"
 
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -32,6 +33,24 @@ TEST(LeafOrder, OnlyScatteredRaysOfLongWalksInWarpsPostpone) {
     EXPECT_EQ(leaf_order_for<WarpBackend>(RayCoherence::kCameraRays, long_walks), LeafOrder::kImmediate);
     EXPECT_EQ(leaf_order_for<CpuBackend>(RayCoherence::kScatteredRays, long_walks), LeafOrder::kImmediate);
     EXPECT_EQ(leaf_order_for<WarpBackend>(RayCoherence::kScatteredRays, GeometryView{}), LeafOrder::kImmediate);
+}
+
+// The order each launch gets is the rule's, as a compile-time constant.
+template <class Backend>
+std::vector<LeafOrder> launched_orders(RayCoherence rays, const GeometryView& geometry) {
+    std::vector<LeafOrder> launched;
+    with_leaf_order<Backend>(rays, geometry, [&](auto order) { launched.push_back(decltype(order)::value); });
+    return launched;
+}
+
+TEST(LeafOrder, StagesLaunchOnceInTheRulesOrder) {
+    const GeometryView long_walks = tree_of_sah(kPostponeLeavesMinSah);
+    using Orders = std::vector<LeafOrder>;
+    EXPECT_EQ(launched_orders<WarpBackend>(RayCoherence::kScatteredRays, long_walks), Orders{LeafOrder::kPostponed});
+    EXPECT_EQ(launched_orders<WarpBackend>(RayCoherence::kCameraRays, long_walks), Orders{LeafOrder::kImmediate});
+    EXPECT_EQ(launched_orders<WarpBackend>(RayCoherence::kScatteredRays, tree_of_sah(1.0f)),
+              Orders{LeafOrder::kImmediate});
+    EXPECT_EQ(launched_orders<CpuBackend>(RayCoherence::kScatteredRays, long_walks), Orders{LeafOrder::kImmediate});
 }
 
 TEST(LeafOrder, DeviceSceneHandsTheStagesItsTreesSah) {

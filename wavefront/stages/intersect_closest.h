@@ -41,14 +41,9 @@ template <class Backend, class PathView>
 void intersect_closest(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                        SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped,
                        RayCoherence rays) {
-    // The CPU never postpones (leaf_order_for), so it does not compile that kernel.
-    if constexpr (Backend::kRunsInWarps) {
-        if (leaf_order_for<Backend>(rays, geometry) == LeafOrder::kPostponed) {
-            intersect_closest_in_order<LeafOrder::kPostponed>(backend, name, geometry, paths, active, surface, escaped);
-            return;
-        }
-    }
-    intersect_closest_in_order<LeafOrder::kImmediate>(backend, name, geometry, paths, active, surface, escaped);
+    with_leaf_order<Backend>(rays, geometry, [&](auto order) {
+        intersect_closest_in_order<decltype(order)::value>(backend, name, geometry, paths, active, surface, escaped);
+    });
 }
 
 }  // namespace wf

@@ -28,13 +28,9 @@ void intersect_shadow_in_order(Backend& backend, const char* name, const Geometr
 template <class Backend>
 void intersect_shadow(Backend& backend, const char* name, const GeometryView& geometry,
                       WorkQueue<ShadowRayView> shadow, FilmView film) {
-    if constexpr (Backend::kRunsInWarps) {  // the CPU never postpones, as in intersect_closest
-        if (leaf_order_for<Backend>(RayCoherence::kScatteredRays, geometry) == LeafOrder::kPostponed) {
-            intersect_shadow_in_order<LeafOrder::kPostponed>(backend, name, geometry, shadow, film);
-            return;
-        }
-    }
-    intersect_shadow_in_order<LeafOrder::kImmediate>(backend, name, geometry, shadow, film);
+    with_leaf_order<Backend>(RayCoherence::kScatteredRays, geometry, [&](auto order) {
+        intersect_shadow_in_order<decltype(order)::value>(backend, name, geometry, shadow, film);
+    });
 }
 
 // The shadow ray from surface point sp toward the light sample ds. Both ends are offset

@@ -2,6 +2,8 @@
 // rule the intersect_closest and intersect_shadow stages share.
 #pragma once
 
+#include <type_traits>
+
 #include "accel/geometry_view.h"
 #include "accel/traverse.h"
 
@@ -36,6 +38,21 @@ LeafOrder leaf_order_for(RayCoherence rays, const GeometryView& geometry) {
     const bool postpone = Backend::kRunsInWarps && rays == RayCoherence::kScatteredRays &&
                           geometry.tree_sah >= kPostponeLeavesMinSah;
     return postpone ? LeafOrder::kPostponed : LeafOrder::kImmediate;
+}
+
+// Calls launch(order) with the launch's leaf order (leaf_order_for) as a
+// compile-time constant, std::integral_constant<LeafOrder, ...>, so a stage
+// writes its kernel once as a template on the order. The CPU never postpones,
+// so it never compiles the postponed kernel.
+template <class Backend, class Launch>
+void with_leaf_order(RayCoherence rays, const GeometryView& geometry, Launch&& launch) {
+    if constexpr (Backend::kRunsInWarps) {
+        if (leaf_order_for<Backend>(rays, geometry) == LeafOrder::kPostponed) {
+            launch(std::integral_constant<LeafOrder, LeafOrder::kPostponed>{});
+            return;
+        }
+    }
+    launch(std::integral_constant<LeafOrder, LeafOrder::kImmediate>{});
 }
 
 }  // namespace wf
