@@ -182,6 +182,10 @@ public:
     void parallel_for(const char* name, uint32_t n, F fn) {
         parallel_for_sized<kBlockSize, WF_LAUNCH_MIN_BLOCKS>(name, n, fn);
     }
+    // The threads of blocks_per_sm blocks of kBlockSize on every SM.
+    uint32_t resident_threads(uint32_t blocks_per_sm) const {
+        return uint32_t(props_.multiProcessorCount) * blocks_per_sm * kBlockSize;
+    }
 
     // parallel_for in blocks of Block threads (0: kBlockSize), with room for
     // MinBlocks of them per SM (a cap of 65536 / (Block x MinBlocks) registers per

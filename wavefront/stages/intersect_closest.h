@@ -18,10 +18,14 @@ namespace wf {
 // postponed leaves).
 inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 
-template <LeafOrder kOrder, class Backend, class PathView>
+// kSpread: launches too small to fill the GPU spread their rays over more lanes
+// (for_all_queued_spread). Camera rays fill theirs (a whole wave) and are not
+// spread: a first version that spread them too had them 1-3% slower (H200,
+// bench_traversal, bench/NOTES.md).
+template <LeafOrder kOrder, bool kSpread, class Backend, class PathView>
 void intersect_closest_in_order(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                                 SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
-    for_all_queued<kIntersectClosestBlocksPerSm>(backend, name, active, WF_LAMBDA(uint32_t slot) {
+    auto trace = WF_LAMBDA(uint32_t slot) {
         Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
         Hit hit = intersect_closest<kOrder>(geometry, ray, kInfinity);
         if (hit.prim == kNoHit) {
@@ -34,7 +38,11 @@ void intersect_closest_in_order(Backend& backend, const char* name, const Geomet
         paths.hit_u[slot] = hit.u;
         paths.hit_v[slot] = hit.v;
         surface.push(slot);
-    });
+    };
+    if constexpr (kSpread)
+        for_all_queued_spread<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active, trace);
+    else
+        for_all_queued<kIntersectClosestBlocksPerSm>(backend, name, active, trace);
 }
 
 template <class Backend, class PathView>
@@ -42,7 +50,13 @@ void intersect_closest(Backend& backend, const char* name, const GeometryView& g
                        SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped,
                        RayCoherence rays) {
     with_leaf_order<Backend>(rays, geometry, [&](auto order) {
-        intersect_closest_in_order<decltype(order)::value>(backend, name, geometry, paths, active, surface, escaped);
+        constexpr LeafOrder kOrder = decltype(order)::value;
+        if constexpr (kOrder == LeafOrder::kPostponed)  // scattered rays only (leaf_order_for)
+            intersect_closest_in_order<kOrder, true>(backend, name, geometry, paths, active, surface, escaped);
+        else if (rays == RayCoherence::kScatteredRays)
+            intersect_closest_in_order<kOrder, true>(backend, name, geometry, paths, active, surface, escaped);
+        else
+            intersect_closest_in_order<kOrder, false>(backend, name, geometry, paths, active, surface, escaped);
     });
 }
 

@@ -13,10 +13,16 @@
 
 namespace wf {
 
+// The any-hit kernel's blocks per SM that small launches spread into
+// (for_all_queued_spread): 6 of 128 threads, the default launch bound's room, as
+// measured (bench/NOTES.md). The kernel takes 64 registers, so 8 would fit; that
+// spreads a little more and was not measured.
+inline constexpr uint32_t kIntersectShadowResidentBlocks = 6;
+
 template <LeafOrder kOrder, class Backend>
 void intersect_shadow_in_order(Backend& backend, const char* name, const GeometryView& geometry,
                                WorkQueue<ShadowRayView> shadow, FilmView film) {
-    for_all_queued(backend, name, shadow, WF_LAMBDA(uint32_t i) {
+    for_all_queued_spread<0, kIntersectShadowResidentBlocks>(backend, name, shadow, WF_LAMBDA(uint32_t i) {
         const ShadowRayView& r = shadow.items;
         if (!intersect_any<kOrder>(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i]))
             film.add(r.pixel[i], r.contribution[i]);
