@@ -37,16 +37,18 @@ struct SlotQueue {
 #endif
 inline constexpr uint32_t kQueueLaunchThreads = WF_QUEUE_LAUNCH_THREADS;
 
-// Lanes each item of a spreading launch takes, as a power of two: 1 << shift lanes,
-// up to 32, while `items` times that many lanes fit `room` threads. Ray traversal
-// diverges: the lanes of a warp that walk different paths of the tree take turns, so
-// a warp of 32 rays in a small launch takes about as long as its rays one after
-// another. Nsight Compute, H200, one iteration of MetalRoughSpheres: the closest-hit
-// launches of bounces 4 to 7 (a few thousand rays down to 20) lasted 58-119 us while
-// their SMs were busy for a tenth of that at most, with 4-14 active lanes per warp.
+// How far a spreading launch spreads its items: each takes one thread in every
+// 1 << shift (up to 32: one item per warp; the other lanes idle), while the items
+// spread so still fill at most half of `room` threads. Ray traversal diverges: the
+// lanes of a warp that walk different paths of the tree take turns, so a warp of 32
+// rays in a small launch lasts about as long as its rays one after another. Nsight
+// Compute, H200, one iteration (1 spp) of MetalRoughSpheres: the closest-hit launches
+// of bounces 3 to 7 (a few thousand rays down to a handful) lasted 58-131 us with 4-16
+// active lanes per warp, their rays in a few warps on a few SMs while the SMs were
+// active 1-15% of the launch on average.
 WF_HD_INLINE uint32_t lanes_shift_per_item(uint64_t items, uint32_t room) {
     uint32_t shift = 0;
-    while (shift < 5 && (items << (shift + 1)) <= room) ++shift;
+    while (shift < 5 && items <= (room >> (shift + 1))) ++shift;  // items << (shift + 1) <= room
     return shift;
 }
 
@@ -54,8 +56,9 @@ WF_HD_INLINE uint32_t lanes_shift_per_item(uint64_t items, uint32_t room) {
 // kQueueLaunchThreads threads sized by the largest count the caller allows.
 // MinBlocksPerSm, when not 0, is the room the stage asks for on the GPU: that many
 // blocks of the default size per SM, which caps its registers
-// (CudaBackend::parallel_for_sized). With kSpread, a launch whose items fill fewer
-// than `spread_room` threads spreads them over more lanes (lanes_shift_per_item).
+// (CudaBackend::parallel_for_sized). With kSpread, a launch whose items fill at
+// most half of min(spread_room, launched) threads spreads them (lanes_shift_per_item).
+// The count must not change during the launch: every thread reads it for itself.
 template <uint32_t MinBlocksPerSm = 0, bool kSpread = false, class Backend, class F>
 void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
                    F body, uint32_t spread_room = 0) {
@@ -64,8 +67,9 @@ void for_all_items(Backend& backend, const char* name, const uint32_t* count, ui
     const uint32_t room = spread_room < launched ? spread_room : launched;
     auto loop = WF_LAMBDA(uint32_t t) {
         const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
+        // room <= launched keeps total << shift <= launched: one pass, each item once.
         // (Not `if constexpr`: a device lambda may not first capture `room` there.)
-        const uint32_t shift = kSpread ? lanes_shift_per_item(total, room) : 0u;  // then one item each
+        const uint32_t shift = kSpread ? lanes_shift_per_item(total, room) : 0u;
         if (kSpread && (t & ((1u << shift) - 1u)) != 0) return;
         for (uint64_t i = t >> shift; i < total; i += launched >> shift) body(uint32_t(i));
     };
@@ -120,9 +124,9 @@ void for_all_queued(Backend& backend, const char* name, WorkQueue<ItemView> queu
     for_all_items(backend, name, queue.size, queue.capacity, 1, fn);
 }
 
-// for_all_queued for stages whose items diverge (ray traversal): a launch too small
-// to fill the ResidentBlocksPerSm blocks an SM holds of the stage spreads its items
-// over more lanes (lanes_per_item).
+// for_all_queued for stages whose items diverge (ray traversal): a launch whose
+// items fill at most half of the threads of ResidentBlocksPerSm blocks per SM
+// spreads them over more lanes (lanes_shift_per_item).
 template <uint32_t MinBlocksPerSm, uint32_t ResidentBlocksPerSm, class Backend, class Record, class F>
 void for_all_queued_spread(Backend& backend, const char* name, SlotQueue<Record> queue, F fn) {
     for_all_items<MinBlocksPerSm, true>(backend, name, queue.size, queue.capacity, 1,

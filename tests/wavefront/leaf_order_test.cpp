@@ -51,6 +51,10 @@ TEST(LeafOrder, StagesLaunchOnceInTheRulesOrder) {
     EXPECT_EQ(launched_orders<WarpBackend>(RayCoherence::kScatteredRays, tree_of_sah(1.0f)),
               Orders{LeafOrder::kImmediate});
     EXPECT_EQ(launched_orders<CpuBackend>(RayCoherence::kScatteredRays, long_walks), Orders{LeafOrder::kImmediate});
+    // On the CPU the postponed order is not even compiled.
+    with_leaf_order<CpuBackend>(RayCoherence::kScatteredRays, long_walks, [](auto order) {
+        static_assert(decltype(order)::value == LeafOrder::kImmediate);
+    });
 }
 
 TEST(LeafOrder, DeviceSceneHandsTheStagesItsTreesSah) {

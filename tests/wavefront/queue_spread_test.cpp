@@ -1,12 +1,16 @@
-// How a traversal stage spreads a small launch over more lanes (wavefront/queues.h:
-// lanes_shift_per_item, for_all_queued_spread), and that every item still runs once.
+// How the traversal stages spread a small launch over more lanes
+// (wavefront/queues.h: lanes_shift_per_item, for_all_items with kSpread), that every
+// item still runs exactly once, and which rays spread (intersect_closest.h).
 #include "wavefront/queues.h"
 
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "engine/backend/cpu_backend.h"
+#include "wavefront/stages/intersect_closest.h"
 
 namespace wf {
 namespace {
@@ -14,26 +18,57 @@ namespace {
 TEST(QueueSpread, SmallLaunchesTakeMoreLanesUpToAWarp) {
     const uint32_t room = 135168;  // an H100's 132 SMs x 8 blocks of 128 threads
     EXPECT_EQ(lanes_shift_per_item(20, room), 5u);       // one ray per warp
-    EXPECT_EQ(lanes_shift_per_item(4224, room), 5u);     // exactly the resident warps
+    EXPECT_EQ(lanes_shift_per_item(4224, room), 5u);     // one per resident warp, exactly
     EXPECT_EQ(lanes_shift_per_item(4225, room), 4u);
     EXPECT_EQ(lanes_shift_per_item(16702, room), 3u);    // bumps-1M's bounce 7: 4 rays per warp
-    EXPECT_EQ(lanes_shift_per_item(67584, room), 1u);
+    EXPECT_EQ(lanes_shift_per_item(67584, room), 1u);    // half the room at 2 lanes each
     EXPECT_EQ(lanes_shift_per_item(67585, room), 0u);
     EXPECT_EQ(lanes_shift_per_item(3354684, room), 0u);  // a full launch: packed
     EXPECT_EQ(lanes_shift_per_item(20, 0), 0u);          // no room: never spread
-    // Launched over fewer threads than the room (min of the two): one item per thread left.
-    EXPECT_EQ(lanes_shift_per_item(20, 640), 5u);
+    EXPECT_EQ(lanes_shift_per_item(20, 640), 5u);        // 20 rays x 32 lanes fit 640 threads
     EXPECT_EQ(lanes_shift_per_item(21, 640), 4u);
 }
 
-TEST(QueueSpread, EveryQueuedItemRunsOnceOnTheCpu) {
-    // The CPU backend runs no warps: spread_room is 0 there, and the loop is for_all_queued's.
+// The CPU runs each thread index's loop as the GPU would (only not in warps), so the
+// spread index arithmetic is tested here with any room, though the CPU stages pass 0.
+TEST(QueueSpread, EveryItemRunsOnceForAnyCountCapacityAndRoom) {
     CpuBackend backend;
+    for (uint32_t capacity : {1u, 5u, 33u, 40u, 640u, (1u << 21) + 5u})
+        for (uint32_t count : {0u, 1u, 20u, 21u, 31u, 32u, 33u, 4224u, 4225u})
+            for (uint32_t room : {0u, 17u, 640u, 135168u, 1u << 22}) {
+                std::vector<uint32_t> size{count};
+                const uint32_t items = count < capacity ? count : capacity;
+                auto runs = std::make_unique<std::atomic<uint32_t>[]>(capacity);
+                std::atomic<uint32_t>* seen = runs.get();
+                for_all_items<0, true>(backend, "spread_test", size.data(), capacity, 1,
+                                       [=](uint32_t i) { seen[i].fetch_add(1, std::memory_order_relaxed); }, room);
+                uint32_t wrong = 0;
+                for (uint32_t i = 0; i < capacity; ++i) wrong += seen[i].load() != (i < items ? 1u : 0u);
+                EXPECT_EQ(wrong, 0u) << "capacity " << capacity << ", count " << count << ", room " << room;
+            }
+}
+
+TEST(QueueSpread, BothQueueKindsRunEveryItemOnceOnTheCpu) {
+    CpuBackend backend;  // no warps: spread_room is 0, and the loop is for_all_queued's
     EXPECT_EQ(spread_room<8>(backend), 0u);
-    std::vector<uint32_t> items{5, 3, 9, 0, 7}, size{4}, seen(10, 0);
-    SlotQueue<int> queue{items.data(), size.data(), uint32_t(items.size())};
-    for_all_queued_spread<8, 8>(backend, "spread_test", queue, [&](uint32_t slot) { ++seen[slot]; });
-    EXPECT_EQ(seen, (std::vector<uint32_t>{1, 0, 0, 1, 0, 1, 0, 0, 0, 1}));
+    std::vector<uint32_t> slots{5, 3, 9, 0, 7}, size{4};
+    std::vector<std::atomic<uint32_t>> seen(10);
+    std::atomic<uint32_t>* s = seen.data();
+    for_all_queued_spread<8, 8>(backend, "spread_test", SlotQueue<int>{slots.data(), size.data(), 5},
+                                [=](uint32_t slot) { s[slot].fetch_add(1); });
+    for (uint32_t i = 0; i < 10; ++i) EXPECT_EQ(seen[i].load(), (i == 5 || i == 3 || i == 9 || i == 0) ? 1u : 0u);
+    struct Items {};
+    std::vector<uint32_t> work_size{3};
+    std::vector<std::atomic<uint32_t>> work(6);
+    std::atomic<uint32_t>* w = work.data();
+    for_all_queued_spread<0, 6>(backend, "spread_test", WorkQueue<Items>{Items{}, work_size.data(), 6},
+                                [=](uint32_t i) { w[i].fetch_add(1); });
+    for (uint32_t i = 0; i < 6; ++i) EXPECT_EQ(work[i].load(), i < 3 ? 1u : 0u);
+}
+
+TEST(QueueSpread, OnlyScatteredRaysSpread) {
+    EXPECT_TRUE(spreads_small_launches(RayCoherence::kScatteredRays));
+    EXPECT_FALSE(spreads_small_launches(RayCoherence::kCameraRays));
 }
 
 }  // namespace

@@ -19,9 +19,11 @@ namespace wf {
 inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 
 // kSpread: launches too small to fill the GPU spread their rays over more lanes
-// (for_all_queued_spread). Camera rays fill theirs (a whole wave) and are not
-// spread: a first version that spread them too had them 1-3% slower (H200,
-// bench_traversal, bench/NOTES.md).
+// (for_all_queued_spread). Camera rays come a whole wave at a time and would never
+// spread, and the check compiled into their kernel had them 1-3% slower (H200,
+// bench_traversal, bench/NOTES.md): theirs is compiled without it.
+inline constexpr bool spreads_small_launches(RayCoherence rays) { return rays == RayCoherence::kScatteredRays; }
+
 template <LeafOrder kOrder, bool kSpread, class Backend, class PathView>
 void intersect_closest_in_order(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                                 SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
@@ -51,9 +53,12 @@ void intersect_closest(Backend& backend, const char* name, const GeometryView& g
                        RayCoherence rays) {
     with_leaf_order<Backend>(rays, geometry, [&](auto order) {
         constexpr LeafOrder kOrder = decltype(order)::value;
-        if constexpr (kOrder == LeafOrder::kPostponed)  // scattered rays only (leaf_order_for)
-            intersect_closest_in_order<kOrder, true>(backend, name, geometry, paths, active, surface, escaped);
-        else if (rays == RayCoherence::kScatteredRays)
+        // Postponed launches are scattered rays (leaf_order_for); the CPU never
+        // spreads (spread_room), so it compiles one kernel.
+        if constexpr (kOrder == LeafOrder::kPostponed || !Backend::kRunsInWarps)
+            intersect_closest_in_order<kOrder, Backend::kRunsInWarps>(backend, name, geometry, paths, active, surface,
+                                                                      escaped);
+        else if (spreads_small_launches(rays))
             intersect_closest_in_order<kOrder, true>(backend, name, geometry, paths, active, surface, escaped);
         else
             intersect_closest_in_order<kOrder, false>(backend, name, geometry, paths, active, surface, escaped);

@@ -14,9 +14,10 @@
 namespace wf {
 
 // The any-hit kernel's blocks per SM that small launches spread into
-// (for_all_queued_spread): 6 of 128 threads, the default launch bound's room, as
-// measured (bench/NOTES.md). The kernel takes 64 registers, so 8 would fit; that
-// spreads a little more and was not measured.
+// (for_all_queued_spread): 6 blocks of 128 threads, the room of the default launch
+// bound (WF_LAUNCH_MIN_BLOCKS at the default block size), as measured
+// (bench/NOTES.md). The kernel takes 64 registers, so 8 would fit; that spreads a
+// little more and was not measured.
 inline constexpr uint32_t kIntersectShadowResidentBlocks = 6;
 
 template <LeafOrder kOrder, class Backend>
