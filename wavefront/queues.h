@@ -52,19 +52,32 @@ WF_HD_INLINE uint32_t lanes_shift_per_item(uint64_t items, uint32_t room) {
     return shift;
 }
 
+// The threads a stage keeps resident on the GPU with ResidentBlocksPerSm blocks per
+// SM: the room its small launches spread into (lanes_shift_per_item); 0 (never
+// spread) where threads do not run in warps or the stage does not spread.
+template <uint32_t ResidentBlocksPerSm, class Backend>
+uint32_t spread_room(const Backend& backend) {
+    if constexpr (Backend::kRunsInWarps && ResidentBlocksPerSm > 0) return backend.resident_threads(ResidentBlocksPerSm);
+    else return 0;
+}
+
 // Calls body(i) for every i in [0, *count * per_item); launched over at most
 // kQueueLaunchThreads threads sized by the largest count the caller allows.
 // MinBlocksPerSm, when not 0, is the room the stage asks for on the GPU: that many
 // blocks of the default size per SM, which caps its registers
-// (CudaBackend::parallel_for_sized). With kSpread, a launch whose items fill at
-// most half of min(spread_room, launched) threads spreads them (lanes_shift_per_item).
+// (CudaBackend::parallel_for_sized). SpreadBlocksPerSm, when not 0, is for stages
+// whose items diverge (ray traversal): a launch whose items fill at most half of the
+// threads of that many blocks per SM (spread_room, and at most the launch) spreads
+// them over more lanes (lanes_shift_per_item); other stages compile without it.
 // The count must not change during the launch: every thread reads it for itself.
-template <uint32_t MinBlocksPerSm = 0, bool kSpread = false, class Backend, class F>
+template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, class Backend, class F>
 void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
-                   F body, uint32_t spread_room = 0) {
+                   F body) {
+    constexpr bool kSpread = SpreadBlocksPerSm > 0;
     const uint64_t most = uint64_t(max_count) * per_item;
     const uint32_t launched = uint32_t(most < kQueueLaunchThreads ? most : kQueueLaunchThreads);
-    const uint32_t room = spread_room < launched ? spread_room : launched;
+    const uint32_t spread = spread_room<SpreadBlocksPerSm>(backend);
+    const uint32_t room = spread < launched ? spread : launched;
     auto loop = WF_LAMBDA(uint32_t t) {
         const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
         // room <= launched keeps total << shift <= launched: one pass, each item once.
@@ -77,20 +90,12 @@ void for_all_items(Backend& backend, const char* name, const uint32_t* count, ui
     else backend.template parallel_for_sized<0, MinBlocksPerSm>(name, launched, loop);
 }
 
-// The threads a stage keeps resident on the GPU with ResidentBlocksPerSm blocks per
-// SM: the room its small launches spread into (lanes_shift_per_item); 0 where threads
-// do not run in warps.
-template <uint32_t ResidentBlocksPerSm, class Backend>
-uint32_t spread_room(const Backend& backend) {
-    if constexpr (Backend::kRunsInWarps) return backend.resident_threads(ResidentBlocksPerSm);
-    else return 0;
-}
-
-// Calls fn(slot) for every slot in the queue.
-template <uint32_t MinBlocksPerSm = 0, class Backend, class Record, class F>
+// Calls fn(slot) for every slot in the queue (for the template arguments, see
+// for_all_items).
+template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, class Backend, class Record, class F>
 void for_all_queued(Backend& backend, const char* name, SlotQueue<Record> queue, F fn) {
-    for_all_items<MinBlocksPerSm>(backend, name, queue.size, queue.capacity, 1,
-                                  WF_LAMBDA(uint32_t i) { fn(queue.items[i]); });
+    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(backend, name, queue.size, queue.capacity, 1,
+                                                     WF_LAMBDA(uint32_t i) { fn(queue.items[i]); });
 }
 
 template <class ItemView>
@@ -118,25 +123,11 @@ struct WorkQueue {
     }
 };
 
-// Calls fn(index) for every item in the queue.
-template <class Backend, class ItemView, class F>
+// Calls fn(index) for every item in the queue (for the template arguments, see
+// for_all_items).
+template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, class Backend, class ItemView, class F>
 void for_all_queued(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn) {
-    for_all_items(backend, name, queue.size, queue.capacity, 1, fn);
-}
-
-// for_all_queued for stages whose items diverge (ray traversal): a launch whose
-// items fill at most half of the threads of ResidentBlocksPerSm blocks per SM
-// spreads them over more lanes (lanes_shift_per_item).
-template <uint32_t MinBlocksPerSm, uint32_t ResidentBlocksPerSm, class Backend, class Record, class F>
-void for_all_queued_spread(Backend& backend, const char* name, SlotQueue<Record> queue, F fn) {
-    for_all_items<MinBlocksPerSm, true>(backend, name, queue.size, queue.capacity, 1,
-                                        WF_LAMBDA(uint32_t i) { fn(queue.items[i]); },
-                                        spread_room<ResidentBlocksPerSm>(backend));
-}
-template <uint32_t MinBlocksPerSm, uint32_t ResidentBlocksPerSm, class Backend, class ItemView, class F>
-void for_all_queued_spread(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn) {
-    for_all_items<MinBlocksPerSm, true>(backend, name, queue.size, queue.capacity, 1, fn,
-                                        spread_room<ResidentBlocksPerSm>(backend));
+    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(backend, name, queue.size, queue.capacity, 1, fn);
 }
 
 }  // namespace wf

@@ -1,5 +1,5 @@
 // How the traversal stages spread a small launch over more lanes
-// (wavefront/queues.h: lanes_shift_per_item, for_all_items with kSpread), that every
+// (wavefront/queues.h: lanes_shift_per_item, for_all_items' SpreadBlocksPerSm), that every
 // item still runs exactly once, and which rays spread (intersect_closest.h).
 #include "wavefront/queues.h"
 
@@ -29,41 +29,62 @@ TEST(QueueSpread, SmallLaunchesTakeMoreLanesUpToAWarp) {
     EXPECT_EQ(lanes_shift_per_item(21, 640), 4u);
 }
 
-// The CPU runs each thread index's loop as the GPU would (only not in warps), so the
-// spread index arithmetic is tested here with any room, though the CPU stages pass 0.
+// The CPU runs each thread index's loop as the GPU would (only not in warps). This
+// backend says it runs in warps and holds `room` threads, so the spread index
+// arithmetic runs here with any room.
+struct RoomCpuBackend : CpuBackend {
+    static constexpr bool kRunsInWarps = true;
+    uint32_t room = 0;
+    uint32_t resident_threads(uint32_t) const { return room; }
+};
+
 TEST(QueueSpread, EveryItemRunsOnceForAnyCountCapacityAndRoom) {
-    CpuBackend backend;
+    RoomCpuBackend backend;
     for (uint32_t capacity : {1u, 5u, 33u, 40u, 640u, (1u << 21) + 5u})
         for (uint32_t count : {0u, 1u, 20u, 21u, 31u, 32u, 33u, 4224u, 4225u})
             for (uint32_t room : {0u, 17u, 640u, 135168u, 1u << 22}) {
+                backend.room = room;
+                EXPECT_EQ(spread_room<8>(backend), room);
                 std::vector<uint32_t> size{count};
                 const uint32_t items = count < capacity ? count : capacity;
                 auto runs = std::make_unique<std::atomic<uint32_t>[]>(capacity);
                 std::atomic<uint32_t>* seen = runs.get();
-                for_all_items<0, true>(backend, "spread_test", size.data(), capacity, 1,
-                                       [=](uint32_t i) { seen[i].fetch_add(1, std::memory_order_relaxed); }, room);
+                for_all_items<0, 8>(backend, "spread_test", size.data(), capacity, 1,
+                                    [=](uint32_t i) { seen[i].fetch_add(1, std::memory_order_relaxed); });
                 uint32_t wrong = 0;
                 for (uint32_t i = 0; i < capacity; ++i) wrong += seen[i].load() != (i < items ? 1u : 0u);
                 EXPECT_EQ(wrong, 0u) << "capacity " << capacity << ", count " << count << ", room " << room;
             }
 }
 
-TEST(QueueSpread, BothQueueKindsRunEveryItemOnceOnTheCpu) {
-    CpuBackend backend;  // no warps: spread_room is 0, and the loop is for_all_queued's
-    EXPECT_EQ(spread_room<8>(backend), 0u);
-    std::vector<uint32_t> slots{5, 3, 9, 0, 7}, size{4};
+TEST(QueueSpread, OnlySpreadingStagesAndWarpsHaveRoom) {
+    RoomCpuBackend warps;
+    warps.room = 640;
+    EXPECT_EQ(spread_room<0>(warps), 0u);  // a stage that does not spread
+    EXPECT_EQ(spread_room<6>(warps), 640u);
+    EXPECT_EQ(spread_room<8>(CpuBackend{}), 0u);  // no warps
+}
+
+// Both queue kinds run every item once with spreading asked for: queues of 640 and
+// room for as many threads, so that their few items take 32 lanes each.
+TEST(QueueSpread, BothQueueKindsRunEveryItemOnce) {
+    RoomCpuBackend backend;
+    backend.room = 640;
+    ASSERT_EQ(lanes_shift_per_item(4, 640), 5u);
+    std::vector<uint32_t> slots(640, 0u), size{4};
+    slots[0] = 5, slots[1] = 3, slots[2] = 9, slots[3] = 7;
     std::vector<std::atomic<uint32_t>> seen(10);
     std::atomic<uint32_t>* s = seen.data();
-    for_all_queued_spread<8, 8>(backend, "spread_test", SlotQueue<int>{slots.data(), size.data(), 5},
-                                [=](uint32_t slot) { s[slot].fetch_add(1); });
-    for (uint32_t i = 0; i < 10; ++i) EXPECT_EQ(seen[i].load(), (i == 5 || i == 3 || i == 9 || i == 0) ? 1u : 0u);
+    for_all_queued<8, 8>(backend, "spread_test", SlotQueue<int>{slots.data(), size.data(), 640},
+                         [=](uint32_t slot) { s[slot].fetch_add(1); });
+    for (uint32_t i = 0; i < 10; ++i) EXPECT_EQ(seen[i].load(), (i == 5 || i == 3 || i == 9 || i == 7) ? 1u : 0u);
     struct Items {};
     std::vector<uint32_t> work_size{3};
-    std::vector<std::atomic<uint32_t>> work(6);
+    std::vector<std::atomic<uint32_t>> work(640);
     std::atomic<uint32_t>* w = work.data();
-    for_all_queued_spread<0, 6>(backend, "spread_test", WorkQueue<Items>{Items{}, work_size.data(), 6},
-                                [=](uint32_t i) { w[i].fetch_add(1); });
-    for (uint32_t i = 0; i < 6; ++i) EXPECT_EQ(work[i].load(), i < 3 ? 1u : 0u);
+    for_all_queued<0, 6>(backend, "spread_test", WorkQueue<Items>{Items{}, work_size.data(), 640},
+                         [=](uint32_t i) { w[i].fetch_add(1); });
+    for (uint32_t i = 0; i < 640; ++i) EXPECT_EQ(work[i].load(), i < 3 ? 1u : 0u) << i;
 }
 
 TEST(QueueSpread, OnlyScatteredRaysSpread) {

@@ -19,7 +19,7 @@ namespace wf {
 inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 
 // kSpread: launches too small to fill the GPU spread their rays over more lanes
-// (for_all_queued_spread). Camera rays come a whole wave at a time and would never
+// (for_all_items' SpreadBlocksPerSm). Camera rays come a whole wave at a time and would never
 // spread, and the check compiled into their kernel had them 1-3% slower (H200,
 // bench_traversal, bench/NOTES.md): theirs is compiled without it.
 inline constexpr bool spreads_small_launches(RayCoherence rays) { return rays == RayCoherence::kScatteredRays; }
@@ -41,10 +41,8 @@ void intersect_closest_in_order(Backend& backend, const char* name, const Geomet
         paths.hit_v[slot] = hit.v;
         surface.push(slot);
     };
-    if constexpr (kSpread)
-        for_all_queued_spread<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active, trace);
-    else
-        for_all_queued<kIntersectClosestBlocksPerSm>(backend, name, active, trace);
+    for_all_queued<kIntersectClosestBlocksPerSm, kSpread ? kIntersectClosestBlocksPerSm : 0u>(backend, name, active,
+                                                                                             trace);
 }
 
 template <class Backend, class PathView>

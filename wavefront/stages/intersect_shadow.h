@@ -14,16 +14,16 @@
 namespace wf {
 
 // The any-hit kernel's blocks per SM that small launches spread into
-// (for_all_queued_spread): 6 blocks of 128 threads, the room of the default launch
-// bound (WF_LAUNCH_MIN_BLOCKS at the default block size), as measured
-// (bench/NOTES.md). The kernel takes 64 registers, so 8 would fit; that spreads a
-// little more and was not measured.
-inline constexpr uint32_t kIntersectShadowResidentBlocks = 6;
+// (for_all_items' SpreadBlocksPerSm): 8 blocks of 128 threads, as many as its 64
+// registers let an SM hold. H200, bench_traversal, shadow rays against 6 blocks (the
+// room of the default launch bound): MetalRoughSpheres 0.638 -> 0.643-0.647 G rays/s,
+// the bump meshes +0.1-0.4% (bench/NOTES.md).
+inline constexpr uint32_t kIntersectShadowResidentBlocks = 8;
 
 template <LeafOrder kOrder, class Backend>
 void intersect_shadow_in_order(Backend& backend, const char* name, const GeometryView& geometry,
                                WorkQueue<ShadowRayView> shadow, FilmView film) {
-    for_all_queued_spread<0, kIntersectShadowResidentBlocks>(backend, name, shadow, WF_LAMBDA(uint32_t i) {
+    for_all_queued<0, kIntersectShadowResidentBlocks>(backend, name, shadow, WF_LAMBDA(uint32_t i) {
         const ShadowRayView& r = shadow.items;
         if (!intersect_any<kOrder>(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i]))
             film.add(r.pixel[i], r.contribution[i]);
