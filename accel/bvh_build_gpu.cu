@@ -193,7 +193,7 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
         // fourth. An SM holds at most 32 blocks, so 32 warps, which a cap of 64
         // registers allows. H100, bench_bvh: 0.876 -> 0.846 ms at 1M, 6.74 ->
         // 6.43 ms at 10M; lower caps spill and are slower (bench/NOTES.md).
-        be.parallel_for_sized<32, 32>("bvh_hploc", padded, [=] __device__(uint32_t i) {
+        be.parallel_for_sized<kHplocBlockSize, 32>("bvh_hploc", padded, [=] __device__(uint32_t i) {
             if (i < n) write_leaf(i);
             __threadfence();
             climb(args, sorted_codes, merge_slot, i);

@@ -35,6 +35,10 @@ inline constexpr uint32_t kLeafFlag = 0x80000000u;  // in BuildMeta::count: the 
 // (ids are below 2^29), or kInvalid at the root: a climb knows which side it
 // came from without loading the parent's node.
 inline constexpr uint32_t kRightChild = 0x80000000u;
+// H-PLOC runs in blocks of one warp (bvh_build_gpu.cu says why); merge_subtree keeps
+// its warp's tables in shared memory by that.
+inline constexpr uint32_t kHplocBlockSize = 32;
+static_assert(kHplocBlockSize == 32, "merge_subtree's shared tables hold one warp's clusters");
 __device__ __forceinline__ uint32_t parent_id(uint32_t link) { return link & ~kRightChild; }
 __device__ __forceinline__ bool is_right_child(uint32_t link) { return (link & kRightChild) != 0; }
 
@@ -101,11 +105,18 @@ struct Cluster {
     Vec3f lo, hi;
     float cost;
     uint32_t prims, height, id, leaves;
+    uint32_t slot;  // where its wide table is in the warp's shared memory
 
     // Lane src's cluster (every lane must call it: a shuffle must not diverge).
     __device__ __forceinline__ Cluster from_lane(int src) const {
-        return {shfl(lo, src), shfl(hi, src), __shfl_sync(kFullMask, cost, src), __shfl_sync(kFullMask, prims, src),
-                __shfl_sync(kFullMask, height, src), __shfl_sync(kFullMask, id, src), __shfl_sync(kFullMask, leaves, src)};
+        return {shfl(lo, src),
+                shfl(hi, src),
+                __shfl_sync(kFullMask, cost, src),
+                __shfl_sync(kFullMask, prims, src),
+                __shfl_sync(kFullMask, height, src),
+                __shfl_sync(kFullMask, id, src),
+                __shfl_sync(kFullMask, leaves, src),
+                __shfl_sync(kFullMask, slot, src)};
     }
 };
 
@@ -121,16 +132,31 @@ struct PlocArgs {
     uint32_t n;
 };
 
-// A cluster's wide table: all zero for a leaf of the flat tree, else read from
-// L2 (__ldcg: another SM may have written it; a lane of this warp wrote it
-// before the __syncwarp() that ends a merging round).
-// (__ldcg may be hoisted out of a branch: a leaf's lane reads table 0, unused.)
-__device__ __forceinline__ WideTable load_table(const PlocArgs& a, const Cluster& c) {
-    WideTable t;
-    const uint4* src = reinterpret_cast<const uint4*>(&a.tables[c.height > 0 ? c.id - a.n : 0u]);
+// A cluster's wide table into shared memory: all zero for a leaf of the flat tree,
+// else copied from L2 (another SM may have written it, so not from L1), on sm_80 and
+// newer without passing through registers (cp.async.cg). It lands by wait_tables().
+// (A load may be hoisted out of its branch: a leaf's address is table 0's, unused.)
+__device__ __forceinline__ void fetch_table(const PlocArgs& a, uint32_t id, uint32_t height, WideTable* to) {
+    const uint4* from = reinterpret_cast<const uint4*>(&a.tables[height > 0 ? id - a.n : 0u]);
+    if (height == 0) {
+        *to = WideTable{};
+        return;
+    }
+#if __CUDA_ARCH__ >= 800
+    const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(to));
 #pragma unroll
-    for (uint32_t q = 0; q < sizeof(WideTable) / 16; ++q) reinterpret_cast<uint4*>(&t)[q] = __ldcg(src + q);
-    return c.height > 0 ? t : WideTable{};
+    for (uint32_t q = 0; q < sizeof(WideTable) / 16; ++q)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst + 16 * q), "l"(from + q) : "memory");
+#else
+#pragma unroll
+    for (uint32_t q = 0; q < sizeof(WideTable) / 16; ++q) reinterpret_cast<uint4*>(to)[q] = __ldcg(from + q);
+#endif
+}
+__device__ __forceinline__ void wait_tables() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+    __syncwarp();
 }
 
 // Whole warp: `a` is taken by value, as a reference would point into the
@@ -158,7 +184,14 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     const float4 x = __ldcg(p), y = __ldcg(p + 1);
     BuildMeta m;
     reinterpret_cast<uint4&>(m) = __ldcg(reinterpret_cast<const uint4*>(&a.meta[safe]));
-    Cluster c{Vec3f(x.x, x.y, x.z), Vec3f(y.x, y.y, y.z), m.cost, m.count & ~kLeafFlag, m.height, id, m.leaves};
+    Cluster c{Vec3f(x.x, x.y, x.z), Vec3f(y.x, y.y, y.z), m.cost, m.count & ~kLeafFlag, m.height, id, m.leaves, lane};
+
+    // The tables of the warp's clusters, each in the slot of the lane it started in:
+    // a merge reads its two clusters' and leaves its own in the creator's slot, so the
+    // rounds after the first read no table from L2 (each such read was a round trip
+    // in the chain of rounds). One block is one warp (kHplocBlockSize).
+    __shared__ WideTable warp_tables[kHplocBlockSize];
+    if (id != kInvalid) fetch_table(a, id, m.height, &warp_tables[lane]);
 
     const uint32_t target = root ? 1u : kClusterThreshold;
     const uint32_t lanes_below = (1u << lane) - 1u;
@@ -184,6 +217,7 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
         const bool mutual = lane < count && nn_of_nn == lane;
         const Cluster other = c.from_lane(nn);
 
+        wait_tables();  // the first round's copies landed while it searched
         const bool creates = mutual && lane < nn;
         const unsigned creators = __ballot_sync(kFullMask, creates);
         uint32_t base = 0;
@@ -198,22 +232,27 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
             const float leaf_cost = float(total) * area;
             const bool leaf = total <= kBvhMaxLeafSize && leaf_cost <= split_cost;
             const uint32_t height = leaf ? 0u : 1u + ::max(c.height, other.height);
-            const Cluster merged{lo, hi, leaf ? leaf_cost : split_cost, total, height, k, leaf ? 1u : c.leaves + other.leaves};
+            const Cluster merged{lo, hi, leaf ? leaf_cost : split_cost, total, height, k,
+                                 leaf ? 1u : c.leaves + other.leaves, c.slot};
             a.nodes[k] = BuildNode{lo, c.id, hi, other.id};
             a.meta[k] = BuildMeta{merged.cost, total | (leaf ? kLeafFlag : 0u), height, merged.leaves};
-            a.tables[k - a.n] = leaf ? WideTable{}
-                                     : make_wide_table(load_table(a, c), load_table(a, other), collapse_area(lo, hi), height);
+            const WideTable table = leaf ? WideTable{}
+                                         : make_wide_table(warp_tables[c.slot], warp_tables[other.slot],
+                                                           collapse_area(lo, hi), height);
+            a.tables[k - a.n] = table;
+            warp_tables[c.slot] = table;  // this round, only this lane reads or writes its slot
             a.parent[c.id] = k;
             a.parent[other.id] = k | kRightChild;
             c = merged;
         }
-        __syncwarp();  // the tables just written, for the lanes that read them next round
+        __syncwarp();  // the tables just written (warp_tables), for the lanes that read them next round
         // The higher lane of a merged pair drops out; the rest close ranks
         // (lanes past the kept ones read garbage, unused).
         const unsigned kept = __ballot_sync(kFullMask, lane < count && !(mutual && lane > nn));
         c = c.from_lane(int(nth_set_bit(kept, lane + 1)) & 31);
         count = __popc(kept);
     }
+    wait_tables();  // none may still be landing in the warp's next merge
     if (lane < kClusterThreshold && l + lane <= r) a.clusters[l + lane] = lane < count ? c.id : kInvalid;
     if (root && lane == 0) {
         *a.root = c.id;
