@@ -1,6 +1,7 @@
 #include "accel/bvh_quality.h"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,38 @@ BvhQuality measure_bvh(const Bvh& bvh) {
     // A tree of coincident points has no area anywhere: count the tests instead.
     q.sah = root_area > 0.0 ? cost / root_area : double(bvh.prim_index.size());
     return q;
+}
+
+SahBySubtreeSize sah_by_subtree_size(const Bvh& bvh) {
+    SahBySubtreeSize by_size{};
+    if (bvh.nodes.empty() || bvh.prim_index.empty()) return by_size;
+    const double root_area = half_area(bvh.nodes[0]);
+    if (!(root_area > 0.0)) {  // no area anywhere: measure_bvh counts the tests, all the root's
+        const uint32_t all = uint32_t(bvh.prim_index.size());
+        by_size[31u - uint32_t(std::countl_zero(all))] = double(all);
+        return by_size;
+    }
+    // Primitives below each node: the reachable nodes listed breadth first (each
+    // after its parent), then summed from the back.
+    std::vector<uint32_t> order{0u}, prims(bvh.nodes.size(), 0u);
+    for (size_t k = 0; k < order.size(); ++k) {
+        const BvhNode& n = bvh.nodes[order[k]];
+        if (n.count == 0) {
+            order.push_back(n.first);
+            order.push_back(n.first + 1);
+        }
+    }
+    for (size_t k = order.size(); k-- > 0;) {
+        const BvhNode& n = bvh.nodes[order[k]];
+        prims[order[k]] = n.count > 0 ? n.count : prims[n.first] + prims[n.first + 1];
+    }
+    for (uint32_t i : order) {
+        const BvhNode& n = bvh.nodes[i];
+        const double term = n.count > 0 ? double(n.count) * half_area(n) : double(kBvhTraversalCost) * half_area(n);
+        const uint32_t size_class = 31u - uint32_t(std::countl_zero(std::max(prims[i], 1u)));
+        by_size[size_class] += term / root_area;
+    }
+    return by_size;
 }
 
 }  // namespace wf

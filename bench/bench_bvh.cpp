@@ -1,10 +1,11 @@
 // BVH build benchmark: the GPU builder (H-PLOC, accel/bvh_build_gpu.h) on
-// procedural meshes of about 1M and 10M triangles and a field of spheres, from
-// primitives on the device to a traversable tree. Per mesh: the median and the
-// minimum of --reps builds (CUDA events), the per-stage breakdown, the depth, the
-// wide nodes a ray enters (the collapse's cost), and
-// the SAH cost against the CPU binned-SAH builder's (the reference; skipped above
-// --cpu-limit primitives, as one CPU build of 10M takes a minute).
+// procedural meshes of about 1M and 10M triangles (a bumpy sphere; bench_traversal's
+// terrain) and a field of spheres, from primitives on the device to a traversable
+// tree. Per mesh: the median and the minimum of --reps builds (CUDA events), the
+// per-stage breakdown, the depth, the wide nodes a ray enters (the collapse's cost),
+// and the SAH cost against the CPU binned-SAH builder's (the reference; skipped above
+// --cpu-limit primitives, as one CPU build of 10M takes a minute), with both trees'
+// SAH split by subtree size (accel/bvh_quality.h): where the GPU tree loses it.
 //
 //   build/bin/bench_bvh [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]
 #include <chrono>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -85,11 +87,17 @@ int main(int argc, char** argv) {
     meshes.push_back(bumpy_sphere("sphere-1M", 708));     // 1,002,528 triangles
     meshes.push_back(bumpy_sphere("sphere-10M", 2237));   // 10,008,338 triangles
     meshes.push_back(sphere_field("spheres-1M", 1000000));
+    meshes.push_back({"bumps-1M", wf::bench::bump_field(1000000), {}});  // 999,698 triangles
 
     nlohmann::json report = nlohmann::json::array();
     std::printf("%-12s %10s %10s %9s %9s %7s %7s %9s %9s %7s %10s\n", "mesh", "prims", "nodes", "median ms",
                 "min ms", "depth", "visits", "SAH gpu", "SAH cpu", "ratio", "cpu ms");
     std::vector<wf::GpuBvhTiming> timings;
+    struct SahSplit {
+        std::string mesh;
+        wf::SahBySubtreeSize gpu, cpu;
+    };
+    std::vector<SahSplit> splits;
     try {
         for (const Mesh& m : meshes) {
             wf::GpuBvhTiming t = wf::time_bvh_on_gpu(m.triangles, m.spheres, warmup, reps);
@@ -100,6 +108,8 @@ int main(int argc, char** argv) {
                 wf::Bvh cpu = wf::build_bvh_binned_sah(m.triangles, m.spheres);
                 cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 cpu_sah = wf::measure_bvh(cpu).sah;
+                splits.push_back({m.name, wf::sah_by_subtree_size(wf::build_bvh_on_gpu(m.triangles, m.spheres)),
+                                  wf::sah_by_subtree_size(cpu)});
             }
             std::printf("%-12s %10zu %10u %9.3f %9.3f %7u %7.2f %9.2f ", m.name.c_str(), prims, t.info.num_nodes,
                         t.median_ms, t.min_ms, t.info.depth, t.info.wide_node_visits, t.info.sah);
@@ -121,6 +131,7 @@ int main(int argc, char** argv) {
                 j["sah_cpu"] = cpu_sah;
                 j["sah_ratio"] = t.info.sah / cpu_sah;
                 j["cpu_build_ms"] = cpu_ms;
+                j["sah_by_subtree_size"] = {{"gpu", splits.back().gpu}, {"cpu", splits.back().cpu}};
             }
             nlohmann::json stages = nlohmann::json::object();
             for (const wf::StageStat& s : t.stages)
@@ -142,6 +153,25 @@ int main(int argc, char** argv) {
         for (const wf::GpuBvhTiming& t : timings)
             std::printf(" %12.4f", s < t.stages.size() ? t.stages[s].milliseconds / double(reps) : 0.0);
         std::printf("\n");
+    }
+    if (!splits.empty()) {
+        // Size classes of four powers of two: [k] of sah_by_subtree_size for k in [4b, 4b + 4).
+        std::printf("\nSAH by subtree size (primitives below a node), GPU tree / CPU tree:\n%-12s", "mesh");
+        const char* bands[] = {"1-15", "16-255", "256-4095", "4096-65535", "65536-1M", ">= 1M"};
+        for (const char* b : bands) std::printf(" %15s", b);
+        std::printf("\n");
+        for (const SahSplit& s : splits) {
+            std::printf("%-12s", s.mesh.c_str());
+            for (size_t b = 0; b < std::size(bands); ++b) {
+                double g = 0.0, c = 0.0;
+                for (size_t k = 4 * b; k < s.gpu.size() && (k < 4 * b + 4 || b + 1 == std::size(bands)); ++k) {
+                    g += s.gpu[k];
+                    c += s.cpu[k];
+                }
+                std::printf(" %7.2f/%-7.2f", g, c);
+            }
+            std::printf("\n");
+        }
     }
     if (!json_path.empty() && !wf::bench::write_json(args, json_path, report)) return 1;
     return 0;

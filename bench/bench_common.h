@@ -3,6 +3,7 @@
 // random sphere field of bench_bvh and bench_sphere_field.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -165,6 +166,31 @@ inline void sphere_field(uint32_t count, std::vector<Triangle>& triangles, std::
     const float g = 2.0f * half;
     triangles.push_back({{-g, 0, -g}, {g, 0, -g}, {g, 0, g}});
     triangles.push_back({{-g, 0, -g}, {g, 0, g}, {-g, 0, g}});
+}
+
+// A height field over [-1, 1]^2 (y up) of about `triangles` triangles, both of each
+// quad's facing +y: bumps of three sizes with slopes above 1 (bench_traversal's
+// terrain, where about 40% of the diffuse rays hit another bump).
+inline std::vector<Triangle> bump_field(uint64_t triangles) {
+    const uint32_t side = std::max(1u, uint32_t(std::lround(std::sqrt(double(triangles) / 2.0))));
+    std::vector<Vec3f> v(size_t(side + 1) * (side + 1));
+    for (uint32_t i = 0; i <= side; ++i)
+        for (uint32_t j = 0; j <= side; ++j) {
+            float x = -1.0f + 2.0f * float(i) / float(side), z = -1.0f + 2.0f * float(j) / float(side);
+            float y = 0.12f * (1.0f + std::sin(11.0f * x) * std::sin(13.0f * z)) +
+                      0.05f * std::sin(29.0f * x + 2.0f * z) * std::sin(31.0f * z - x) +
+                      0.012f * std::sin(97.0f * x) * std::sin(89.0f * z);
+            v[size_t(i) * (side + 1) + j] = Vec3f(x, y, z);
+        }
+    std::vector<Triangle> out;
+    out.reserve(2 * size_t(side) * side);
+    for (uint32_t i = 0; i < side; ++i)
+        for (uint32_t j = 0; j < side; ++j) {
+            const size_t a = size_t(i) * (side + 1) + j, b = a + side + 1;
+            out.push_back({v[a], v[a + 1], v[b + 1]});
+            out.push_back({v[a], v[b + 1], v[b]});
+        }
+    return out;
 }
 
 }  // namespace wf::bench

@@ -48,29 +48,12 @@ std::string short_count(uint64_t n) {
     return text;
 }
 
-// A height field over [-1, 1]^2 (y up) of about `triangles` triangles: bumps of three
-// sizes with slopes above 1, so that about 40% of the diffuse rays hit another bump.
-// The camera looks down at 63 degrees and sees nothing but terrain.
+// The height field of bench_common.h (wf::bench::bump_field): about 40% of the diffuse
+// rays hit another bump. The camera looks down at 63 degrees and sees nothing but terrain.
 wf::HostScene bump_field(uint64_t triangles) {
-    const uint32_t side = std::max(1u, uint32_t(std::lround(std::sqrt(double(triangles) / 2.0))));
-    std::vector<wf::Vec3f> v(size_t(side + 1) * (side + 1));
-    for (uint32_t i = 0; i <= side; ++i)
-        for (uint32_t j = 0; j <= side; ++j) {
-            float x = -1.0f + 2.0f * float(i) / float(side), z = -1.0f + 2.0f * float(j) / float(side);
-            float y = 0.12f * (1.0f + std::sin(11.0f * x) * std::sin(13.0f * z)) +
-                      0.05f * std::sin(29.0f * x + 2.0f * z) * std::sin(31.0f * z - x) +
-                      0.012f * std::sin(97.0f * x) * std::sin(89.0f * z);
-            v[size_t(i) * (side + 1) + j] = wf::Vec3f(x, y, z);
-        }
     wf::HostScene s;
     s.source_path = "bump field";
-    s.triangles.reserve(2 * size_t(side) * side);
-    for (uint32_t i = 0; i < side; ++i)
-        for (uint32_t j = 0; j < side; ++j) {  // both face +y
-            const size_t a = size_t(i) * (side + 1) + j, b = a + side + 1;
-            s.triangles.push_back({v[a], v[a + 1], v[b + 1]});
-            s.triangles.push_back({v[a], v[b + 1], v[b]});
-        }
+    s.triangles = wf::bench::bump_field(triangles);
     s.prims.assign(s.triangles.size(), wf::PrimInfo{});  // material 0, no light
     wf::Material diffuse;
     diffuse.kd = wf::Vec3f(0.8f);
