@@ -30,7 +30,8 @@ if [ -x "$build/bin/bench_pt_old" ]; then
   done
 fi
 # A call may carry only some benchmarks (the 64 MiB limit): each runs when it is there.
-[ -x "$build/bin/bench_bvh" ] && "$build/bin/bench_bvh" --json "$res/bench_bvh.json" 2>&1 | tee "$res/bench_bvh.log" | head -5
+[ -x "$build/bin/bench_bvh" ] && "$build/bin/bench_bvh" --json "$res/bench_bvh.json" 2>&1 | tee "$res/bench_bvh.log" |
+  sed -n '1,5p;/^SAH by subtree size/,$p'
 [ -x "$build/bin/bench_hash_grid" ] && "$build/bin/bench_hash_grid" --backend cuda --json "$res/bench_hash_grid.json" 2>&1 |
   tee "$res/bench_hash_grid.log" | tail -8
 if [ -x "$build/bin/bench_bidirectional" ]; then
