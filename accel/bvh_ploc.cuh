@@ -135,9 +135,11 @@ struct PlocArgs {
 // A cluster's wide table into shared memory: all zero for a leaf of the flat tree,
 // else copied from L2 (another SM may have written it, so not from L1), on sm_80 and
 // newer without passing through registers (cp.async.cg). It lands by wait_tables().
-// (A load may be hoisted out of its branch: a leaf's address is table 0's, unused.)
+// (A load may be hoisted out of its branch, and a lane without a cluster may read a
+// node being written: any id that is not an interior node's reads table 0, unused.)
 __device__ __forceinline__ void fetch_table(const PlocArgs& a, uint32_t id, uint32_t height, WideTable* to) {
-    const uint4* from = reinterpret_cast<const uint4*>(&a.tables[height > 0 ? id - a.n : 0u]);
+    const uint32_t interior = id - a.n;  // wraps for primitives and kInvalid
+    const uint4* from = reinterpret_cast<const uint4*>(&a.tables[height > 0 && interior < a.n - 1 ? interior : 0u]);
     if (height == 0) {
         *to = WideTable{};
         return;
@@ -189,11 +191,12 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     // The tables of the warp's clusters, each in the slot of the lane it started in:
     // a merge reads its two clusters' and leaves its own in the creator's slot, so the
     // rounds after the first read no table from L2 (each such read was a round trip
-    // in the chain of rounds). One block is one warp (kHplocBlockSize).
+    // in the chain of rounds). One block is one warp (kHplocBlockSize). Nothing is
+    // fetched when there is nothing to merge (the children hold few enough clusters).
     __shared__ WideTable warp_tables[kHplocBlockSize];
-    if (id != kInvalid) fetch_table(a, id, m.height, &warp_tables[lane]);
-
     const uint32_t target = root ? 1u : kClusterThreshold;
+    if (id != kInvalid && count > target) fetch_table(a, id, m.height, &warp_tables[lane]);
+
     const uint32_t lanes_below = (1u << lane) - 1u;
     while (count > target) {
         // Nearest neighbour: the smallest merged box within the window. The key
@@ -217,7 +220,9 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
         const bool mutual = lane < count && nn_of_nn == lane;
         const Cluster other = c.from_lane(nn);
 
-        wait_tables();  // the first round's copies landed while it searched
+        // The first round's copies landed while it searched; later rounds, which
+        // fetched nothing, only synchronise the warp here.
+        wait_tables();
         const bool creates = mutual && lane < nn;
         const unsigned creators = __ballot_sync(kFullMask, creates);
         uint32_t base = 0;

@@ -14,6 +14,11 @@ double half_area(const BvhNode& n) {
     return dx * dy + dy * dz + dz * dx;
 }
 
+// A node's term of the SAH sum, before the division by the root's area.
+double sah_term(const BvhNode& n) {
+    return (n.count > 0 ? double(n.count) : double(kBvhTraversalCost)) * half_area(n);
+}
+
 }  // namespace
 
 BvhQuality measure_bvh(const Bvh& bvh) {
@@ -30,10 +35,10 @@ BvhQuality measure_bvh(const Bvh& bvh) {
         if (n.count > 0) {
             ++q.leaves;
             q.max_leaf_size = std::max(q.max_leaf_size, n.count);
-            cost += double(n.count) * half_area(n);
+            cost += sah_term(n);
         } else {
             ++q.interior;
-            cost += double(kBvhTraversalCost) * half_area(n);
+            cost += sah_term(n);
             stack.push_back({n.first, depth + 1});
             stack.push_back({n.first + 1, depth + 1});
         }
@@ -67,10 +72,8 @@ SahBySubtreeSize sah_by_subtree_size(const Bvh& bvh) {
         prims[order[k]] = n.count > 0 ? n.count : prims[n.first] + prims[n.first + 1];
     }
     for (uint32_t i : order) {
-        const BvhNode& n = bvh.nodes[i];
-        const double term = n.count > 0 ? double(n.count) * half_area(n) : double(kBvhTraversalCost) * half_area(n);
         const uint32_t size_class = 31u - uint32_t(std::countl_zero(std::max(prims[i], 1u)));
-        by_size[size_class] += term / root_area;
+        by_size[size_class] += sah_term(bvh.nodes[i]) / root_area;
     }
     return by_size;
 }

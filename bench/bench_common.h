@@ -1,6 +1,7 @@
 // What the benchmarks share: checked command-line arguments (a bad one is a message
-// and exit code 2), the repository folder scenes are read from, JSON output, and the
-// random sphere field of bench_bvh and bench_sphere_field.
+// and exit code 2), the repository folder scenes are read from, JSON output, the
+// random sphere field of bench_bvh and bench_sphere_field, and the height field of
+// bench_traversal and bench_bvh.
 #pragma once
 
 #include <algorithm>

@@ -71,7 +71,7 @@ TEST(BvhQuality, SahBySubtreeSizeAddsUpToTheSahOfABuiltTree) {
     EXPECT_NEAR(sum, measure_bvh(bvh).sah, 1e-9 * sum);
     EXPECT_GE(by_size[11], 1.0);  // the root (its term is 1) holds 2048 to 4095 primitives
     for (size_t k = 12; k < by_size.size(); ++k) EXPECT_EQ(by_size[k], 0.0) << k;
-    EXPECT_GT(by_size[3], 0.0);  // leaves of up to 8 primitives and their parents
+    EXPECT_GT(by_size[3], 0.0);  // nodes of 8 to 15 primitives: leaves of 8 and parents of leaves
 }
 
 TEST(BvhQuality, SahBySubtreeSizeOfATreeWithoutAreaCountsTheTests) {

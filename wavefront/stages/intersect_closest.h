@@ -19,9 +19,9 @@ namespace wf {
 inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 
 // kSpread: launches too small to fill the GPU spread their rays over more lanes
-// (for_all_items' SpreadBlocksPerSm). Camera rays come a whole wave at a time and would never
-// spread, and the check compiled into their kernel had them 1-3% slower (H200,
-// bench_traversal, bench/NOTES.md): theirs is compiled without it.
+// (for_all_items' SpreadBlocksPerSm). Camera rays come a whole wave at a time and
+// would never spread, and the check compiled into their kernel had them 1-3% slower
+// (H200, bench_traversal, bench/NOTES.md): theirs is compiled without it.
 inline constexpr bool spreads_small_launches(RayCoherence rays) { return rays == RayCoherence::kScatteredRays; }
 
 template <LeafOrder kOrder, bool kSpread, class Backend, class PathView>

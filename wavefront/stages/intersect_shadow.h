@@ -13,17 +13,18 @@
 
 namespace wf {
 
-// The any-hit kernel's blocks per SM that small launches spread into
-// (for_all_items' SpreadBlocksPerSm): 8 blocks of 128 threads, as many as its 64
-// registers let an SM hold. H200, bench_traversal, shadow rays against 6 blocks (the
-// room of the default launch bound): MetalRoughSpheres 0.638 -> 0.643-0.647 G rays/s,
-// the bump meshes +0.1-0.4% (bench/NOTES.md).
+// The any-hit kernel's blocks per SM: its register cap (a launch bound of 8 blocks of
+// 128 threads: 64 registers, which it took anyway under the default bound of 6) and
+// the room its small launches spread into (for_all_items' SpreadBlocksPerSm). H200,
+// bench_traversal, shadow rays, 6 -> 8 blocks of room (means of two calls):
+// MetalRoughSpheres +1-3%, the bump meshes +0.1-1% (bench/NOTES.md).
 inline constexpr uint32_t kIntersectShadowResidentBlocks = 8;
 
 template <LeafOrder kOrder, class Backend>
 void intersect_shadow_in_order(Backend& backend, const char* name, const GeometryView& geometry,
                                WorkQueue<ShadowRayView> shadow, FilmView film) {
-    for_all_queued<0, kIntersectShadowResidentBlocks>(backend, name, shadow, WF_LAMBDA(uint32_t i) {
+    constexpr uint32_t kBlocks = kIntersectShadowResidentBlocks;
+    for_all_queued<kBlocks, kBlocks>(backend, name, shadow, WF_LAMBDA(uint32_t i) {
         const ShadowRayView& r = shadow.items;
         if (!intersect_any<kOrder>(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i]))
             film.add(r.pixel[i], r.contribution[i]);
