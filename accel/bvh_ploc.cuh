@@ -38,7 +38,6 @@ inline constexpr uint32_t kRightChild = 0x80000000u;
 // H-PLOC runs in blocks of one warp (bvh_build_gpu.cu says why); merge_subtree keeps
 // its warp's tables in shared memory by that.
 inline constexpr uint32_t kHplocBlockSize = 32;
-static_assert(kHplocBlockSize == 32, "merge_subtree's shared tables hold one warp's clusters");
 __device__ __forceinline__ uint32_t parent_id(uint32_t link) { return link & ~kRightChild; }
 __device__ __forceinline__ bool is_right_child(uint32_t link) { return (link & kRightChild) != 0; }
 

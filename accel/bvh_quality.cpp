@@ -32,13 +32,12 @@ BvhQuality measure_bvh(const Bvh& bvh) {
         stack.pop_back();
         const BvhNode& n = bvh.nodes[i];
         q.depth = std::max(q.depth, depth);
+        cost += sah_term(n);
         if (n.count > 0) {
             ++q.leaves;
             q.max_leaf_size = std::max(q.max_leaf_size, n.count);
-            cost += sah_term(n);
         } else {
             ++q.interior;
-            cost += sah_term(n);
             stack.push_back({n.first, depth + 1});
             stack.push_back({n.first + 1, depth + 1});
         }
