@@ -198,6 +198,10 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
             __threadfence();
             climb(args, sorted_codes, merge_slot, i);
         });
+        // The top rebuilt by binned SAH over the subtrees below it (bvh_top_sah.cuh).
+        if (n > top_cut(n))
+            be.parallel_for_sized<kTopBlock, 1>("bvh_top_sah", kTopBlock,
+                                                [=] __device__(uint32_t i) { rebuild_top(args, i); });
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "accel/bvh_build_gpu.h"
 #include "accel/bvh_ploc.cuh"
+#include "accel/bvh_top_sah.cuh"
 #include "engine/backend/cuda_backend.cuh"
 
 namespace wf {

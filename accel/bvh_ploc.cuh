@@ -5,7 +5,8 @@
 // Included by bvh_build_gpu.cu only.
 //
 // Build-node ids: [0, n) are the primitives in Morton order, [n, 2n - 1) the
-// interior nodes in creation order. Every build node records its box, its two
+// interior nodes in creation order (but for the top, which bvh_top_sah.cuh rebuilds
+// in the old top's ids). Every build node records its box, its two
 // children (for a primitive: its primitive id), its subtree's primitive count,
 // the SAH cost of the best tree below it, and whether that best tree is a single
 // leaf. Leaf collapsing is thus decided bottom-up when a node is created, and
@@ -119,6 +120,21 @@ struct Cluster {
     }
 };
 
+// What merging clusters a (left) and b (right) makes: the merged cluster (in a's
+// slot; its id is the caller's) and whether it is one leaf of the flat tree. The
+// leaf is decided here, bottom-up, by the same SAH as the CPU builder's.
+__device__ __forceinline__ Cluster merged_cluster(const Cluster& a, const Cluster& b, bool* leaf) {
+    const Vec3f lo = min(a.lo, b.lo), hi = max(a.hi, b.hi);
+    const float area = half_area(lo, hi);
+    const uint32_t total = a.prims + b.prims;
+    const float split_cost = kBvhTraversalCost * area + a.cost + b.cost;
+    const float leaf_cost = float(total) * area;
+    *leaf = total <= kBvhMaxLeafSize && leaf_cost <= split_cost;
+    const uint32_t height = *leaf ? 0u : 1u + ::max(a.height, b.height);
+    return Cluster{lo, hi, *leaf ? leaf_cost : split_cost, total, height, kInvalid, *leaf ? 1u : a.leaves + b.leaves,
+                   a.slot};
+}
+
 // What the merges of one build write to.
 struct PlocArgs {
     BuildNode* nodes;
@@ -130,6 +146,17 @@ struct PlocArgs {
     uint32_t* root;      // the root's build-node id, once reached
     uint32_t n;
 };
+
+// Writes the node `m` that merging build nodes left and right made: its box and
+// children, its meta, its table, and the children's parent links.
+__device__ __forceinline__ void write_merge(const PlocArgs& a, const Cluster& m, bool leaf, uint32_t left,
+                                            uint32_t right, const WideTable& table) {
+    a.nodes[m.id] = BuildNode{m.lo, left, m.hi, right};
+    a.meta[m.id] = BuildMeta{m.cost, m.prims | (leaf ? kLeafFlag : 0u), m.height, m.leaves};
+    a.tables[m.id - a.n] = table;
+    a.parent[left] = m.id;
+    a.parent[right] = m.id | kRightChild;
+}
 
 // A cluster's wide table into shared memory: all zero for a leaf of the flat tree,
 // else copied from L2 (another SM may have written it, so not from L1), on sm_80 and
@@ -228,25 +255,14 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
         if (lane == uint32_t(__ffs(creators) - 1)) base = atomicAdd(a.counter, uint32_t(__popc(creators)));
         base = __shfl_sync(kFullMask, base, __ffs(creators) - 1);
         if (creates) {
-            const uint32_t k = a.n + base + __popc(creators & lanes_below);
-            const Vec3f lo = min(c.lo, other.lo), hi = max(c.hi, other.hi);
-            const float area = half_area(lo, hi);
-            const uint32_t total = c.prims + other.prims;
-            const float split_cost = kBvhTraversalCost * area + c.cost + other.cost;
-            const float leaf_cost = float(total) * area;
-            const bool leaf = total <= kBvhMaxLeafSize && leaf_cost <= split_cost;
-            const uint32_t height = leaf ? 0u : 1u + ::max(c.height, other.height);
-            const Cluster merged{lo, hi, leaf ? leaf_cost : split_cost, total, height, k,
-                                 leaf ? 1u : c.leaves + other.leaves, c.slot};
-            a.nodes[k] = BuildNode{lo, c.id, hi, other.id};
-            a.meta[k] = BuildMeta{merged.cost, total | (leaf ? kLeafFlag : 0u), height, merged.leaves};
+            bool leaf;
+            Cluster merged = merged_cluster(c, other, &leaf);
+            merged.id = a.n + base + __popc(creators & lanes_below);
             const WideTable table = leaf ? WideTable{}
                                          : make_wide_table(warp_tables[c.slot], warp_tables[other.slot],
-                                                           collapse_area(lo, hi), height);
-            a.tables[k - a.n] = table;
+                                                           collapse_area(merged.lo, merged.hi), merged.height);
+            write_merge(a, merged, leaf, c.id, other.id, table);
             warp_tables[c.slot] = table;  // this round, only this lane reads or writes its slot
-            a.parent[c.id] = k;
-            a.parent[other.id] = k | kRightChild;
             c = merged;
         }
         __syncwarp();  // the tables just written (warp_tables), for the lanes that read them next round
