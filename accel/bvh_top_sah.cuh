@@ -21,6 +21,7 @@
 // Included by bvh_build_gpu.cu only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "accel/bvh_ploc.cuh"
@@ -33,6 +34,7 @@ inline constexpr uint32_t kTopMaxItems = 1024;  // subtrees the top is built ove
 inline constexpr uint32_t kTopBins = 16;        // per axis: one lane each, two axes in a warp
 inline constexpr uint32_t kTopMinCut = 4096;    // primitives below an item, at least
 inline constexpr uint32_t kTopSmall = 3;        // items of a task split by one thread, at most
+inline constexpr uint32_t kTopGroups = 2;       // tasks of a level split by groups of warps, at most
 static_assert(2 * kTopBins == 32 && kTopMaxItems <= 1024, "split_top_task's lanes and packing");
 
 // Subtrees of at most this many primitives are the top's items: a few hundred for
@@ -135,44 +137,63 @@ __device__ __forceinline__ uint64_t top_best_plane(TopBin bin, uint32_t axis, ui
     return (uint64_t(__float_as_uint(cost)) << 32) | (axis * (kTopBins - 1) + b);
 }
 
-// Whole warp: splits task k (binned SAH over the centroids; in the middle of its
-// items when the centroids coincide, when a side would be empty, e.g. for NaN
-// boxes, or when `in_middle`: see rebuild_top), writes its node's box and the
-// children that are items, and notes the children that are tasks in s.made.
-// Each lane owns one bin of x or y (by its half) and one of z, and reads every
-// item: no atomics, and for the few hundred items of a top, fewer steps than
-// binning by item.
-__device__ inline void split_top_task(const PlocArgs a, TopShared& s, uint32_t k, bool in_middle, uint32_t lane) {
-    const uint32_t begin = s.tasks[k] & 0xffffu, end = s.tasks[k] >> 16, m = end - begin;
-    Vec3f lo(kInfinity), hi(-kInfinity), clo(kInfinity), chi(-kInfinity);
+// Whole warp: the boxes and the centroids' box of items [begin, end).
+__device__ __forceinline__ void top_bounds(const TopShared& s, uint32_t begin, uint32_t end, uint32_t lane, Vec3f* lo,
+                                           Vec3f* hi, Vec3f* clo, Vec3f* chi) {
+    *lo = *clo = Vec3f(kInfinity);
+    *hi = *chi = Vec3f(-kInfinity);
     for (uint32_t i = begin + lane; i < end; i += 32) {
         const uint32_t slot = s.order[i];
-        lo = min(lo, Vec3f(s.box[slot][0], s.box[slot][1], s.box[slot][2]));
-        hi = max(hi, Vec3f(s.box[slot][3], s.box[slot][4], s.box[slot][5]));
-        clo = min(clo, top_centroid(s, slot));
-        chi = max(chi, top_centroid(s, slot));
+        *lo = min(*lo, Vec3f(s.box[slot][0], s.box[slot][1], s.box[slot][2]));
+        *hi = max(*hi, Vec3f(s.box[slot][3], s.box[slot][4], s.box[slot][5]));
+        *clo = min(*clo, top_centroid(s, slot));
+        *chi = max(*chi, top_centroid(s, slot));
     }
-    warp_union(&lo, &hi);
-    warp_union(&clo, &chi);
+    warp_union(lo, hi);
+    warp_union(clo, chi);
+}
+
+__device__ __forceinline__ Vec3f top_scale(Vec3f clo, Vec3f chi) {
     const Vec3f extent = chi - clo;
     Vec3f scale;
     for (int axis = 0; axis < 3; ++axis) scale[axis] = extent[axis] > 0.0f ? float(kTopBins) / extent[axis] : 0.0f;
+    return scale;
+}
 
+// Whole warp: items [begin, end) into the lanes' bins. Each lane owns one bin of x
+// or y (by its half, bin_h) and one of z (bin_z; the halves hold the same), and
+// reads every item: no atomics, and for the few hundred items of a top, fewer
+// steps than binning by item.
+__device__ __forceinline__ void top_bin_items(const TopShared& s, uint32_t begin, uint32_t end, Vec3f clo, Vec3f scale,
+                                              uint32_t lane, TopBin* bin_h, TopBin* bin_z) {
+    const uint32_t half = lane / kTopBins, b = lane % kTopBins;
+    const float lo_h = half ? clo.y : clo.x, scale_h = half ? scale.y : scale.x;
+    *bin_h = TopBin{Vec3f(kInfinity), Vec3f(-kInfinity), 0u};
+    *bin_z = *bin_h;
+#pragma unroll 4
+    for (uint32_t i = begin; i < end; ++i) {  // every lane reads the same item: a broadcast
+        const uint32_t slot = s.order[i];
+        const Vec3f blo(s.box[slot][0], s.box[slot][1], s.box[slot][2]);
+        const Vec3f bhi(s.box[slot][3], s.box[slot][4], s.box[slot][5]);
+        const Vec3f c = top_centroid(s, slot);
+        if (top_bin(half ? c.y : c.x, lo_h, scale_h) == b) bin_h->add({blo, bhi, 1u});
+        if (top_bin(c.z, clo.z, scale.z) == b) bin_z->add({blo, bhi, 1u});
+    }
+}
+
+// Whole warp: splits task k, whose box is lo..hi and whose items lie in the lanes'
+// bins (binned SAH over the centroids; in the middle of its items when the
+// centroids coincide, when a side would be empty, e.g. for NaN boxes, or when
+// `in_middle`: see rebuild_top), writes its node's box and the children that are
+// items, and notes the children that are tasks in s.made.
+__device__ inline void finish_split(const PlocArgs a, TopShared& s, uint32_t k, Vec3f lo, Vec3f hi, Vec3f clo,
+                                    Vec3f scale, const TopBin& bin_h, const TopBin& bin_z, bool in_middle,
+                                    uint32_t lane) {
+    const uint32_t begin = s.tasks[k] & 0xffffu, end = s.tasks[k] >> 16, m = end - begin;
     uint64_t best = ~0ull;
     if (!in_middle) {
-        const uint32_t half = lane / kTopBins, b = lane % kTopBins;  // axis `half` (x or y), and z
-        const float lo_h = half ? clo.y : clo.x, scale_h = half ? scale.y : scale.x;
-        TopBin bin_h{Vec3f(kInfinity), Vec3f(-kInfinity), 0u}, bin_z = bin_h;
-#pragma unroll 4
-        for (uint32_t i = begin; i < end; ++i) {  // every lane reads the same item: a broadcast
-            const uint32_t slot = s.order[i];
-            const Vec3f blo(s.box[slot][0], s.box[slot][1], s.box[slot][2]);
-            const Vec3f bhi(s.box[slot][3], s.box[slot][4], s.box[slot][5]);
-            const Vec3f c = top_centroid(s, slot);
-            if (top_bin(half ? c.y : c.x, lo_h, scale_h) == b) bin_h.add({blo, bhi, 1u});
-            if (top_bin(c.z, clo.z, scale.z) == b) bin_z.add({blo, bhi, 1u});
-        }
-        const uint64_t plane_h = top_best_plane(bin_h, half, b), plane_z = top_best_plane(bin_z, 2, b);
+        const uint32_t b = lane % kTopBins;
+        const uint64_t plane_h = top_best_plane(bin_h, lane / kTopBins, b), plane_z = top_best_plane(bin_z, 2, b);
         // (an axis whose centroids coincide has every item in bin 0: no plane)
         best = ::min(plane_h, plane_z);
         for (int d = 16; d > 0; d >>= 1) best = ::min(best, __shfl_xor_sync(kFullMask, best, d));
@@ -218,6 +239,116 @@ __device__ inline void split_top_task(const PlocArgs a, TopShared& s, uint32_t k
     if (lane == 0) a.nodes[s.old_ids[k]] = BuildNode{lo, child[0], hi, child[1]};
 }
 
+// Whole warp: splits task k alone.
+__device__ inline void split_top_task(const PlocArgs a, TopShared& s, uint32_t k, bool in_middle, uint32_t lane) {
+    const uint32_t begin = s.tasks[k] & 0xffffu, end = s.tasks[k] >> 16;
+    Vec3f lo, hi, clo, chi;
+    top_bounds(s, begin, end, lane, &lo, &hi, &clo, &chi);
+    const Vec3f scale = top_scale(clo, chi);
+    TopBin bin_h, bin_z;
+    if (!in_middle) top_bin_items(s, begin, end, clo, scale, lane, &bin_h, &bin_z);
+    finish_split(a, s, k, lo, hi, clo, scale, bin_h, bin_z, in_middle, lane);
+}
+
+// Floats as unsigned integers in the same order, for shared-memory atomicMin/Max.
+__device__ __forceinline__ uint32_t top_ordered(float f) {
+    const uint32_t u = __float_as_uint(f);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+__device__ __forceinline__ float top_unordered(uint32_t u) {
+    return __uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
+}
+
+// A task's bounds and bins gathered from a group of warps (ordered bits).
+struct TopGroup {
+    uint32_t lo[3], hi[3], clo[3], chi[3];
+    uint32_t bin_lo[3][kTopBins][3], bin_hi[3][kTopBins][3], bin_count[3][kTopBins];
+};
+
+__device__ __forceinline__ void top_group_clear(TopGroup& g, uint32_t t) {
+    uint32_t* w = reinterpret_cast<uint32_t*>(&g);
+    for (uint32_t i = t; i < sizeof(TopGroup) / 4; i += 32) {
+        // lo, clo and bin_lo start at +inf, hi, chi and bin_hi at -inf, counts at 0
+        const uint32_t at = i * 4;
+        const bool low = at < offsetof(TopGroup, hi) || (at >= offsetof(TopGroup, clo) && at < offsetof(TopGroup, chi)) ||
+                         (at >= offsetof(TopGroup, bin_lo) && at < offsetof(TopGroup, bin_hi));
+        const bool count = at >= offsetof(TopGroup, bin_count);
+        w[i] = count ? 0u : top_ordered(low ? kInfinity : -kInfinity);
+    }
+}
+
+__device__ __forceinline__ void top_group_add_box(uint32_t* lo, uint32_t* hi, Vec3f blo, Vec3f bhi) {
+    for (int k = 0; k < 3; ++k) {
+        atomicMin(&lo[k], top_ordered(blo[k]));
+        atomicMax(&hi[k], top_ordered(bhi[k]));
+    }
+}
+__device__ __forceinline__ void top_group_box(const uint32_t* lo, const uint32_t* hi, Vec3f* blo, Vec3f* bhi) {
+    *blo = Vec3f(top_unordered(lo[0]), top_unordered(lo[1]), top_unordered(lo[2]));
+    *bhi = Vec3f(top_unordered(hi[0]), top_unordered(hi[1]), top_unordered(hi[2]));
+}
+
+// Whole block, for a level of at most kTopGroups tasks, which one warp each would
+// take one after another's worth of items (the root's few hundred: 20 us on an
+// H200): the warps split into a group per task, each bins a share of its items,
+// the shares meet in shared memory (atomics, one per bin value and warp), and the
+// group's first warp splits the task. Tasks of kTopSmall items or fewer are left
+// to split_small_task.
+__device__ inline void split_level_grouped(const PlocArgs a, TopShared& s, TopGroup* groups, uint32_t level_begin,
+                                           uint32_t level_end, uint32_t levels, uint32_t height, uint32_t t) {
+    const uint32_t warp = t / 32, lane = t % 32;
+    const uint32_t tasks = level_end - level_begin, per_task = kTopWarps / tasks;
+    const uint32_t which = warp / per_task, rank = warp % per_task;
+    const uint32_t k = level_begin + which;
+    const bool works = which < tasks;
+    const uint32_t begin = works ? s.tasks[k] & 0xffffu : 0u, end = works ? s.tasks[k] >> 16 : 0u, m = end - begin;
+    const bool big = works && m > kTopSmall;
+    const bool in_middle = levels + 1 + ceil_log2(m - 1) + height > kBvhMaxDepth;
+    const uint32_t share = (m + per_task - 1) / per_task;
+    const uint32_t share_begin = ::min(end, begin + rank * share), share_end = ::min(end, share_begin + share);
+    TopGroup& g = groups[works ? which : 0];
+    if (big && rank == 0) top_group_clear(g, lane);
+    __syncthreads();
+    Vec3f lo, hi, clo, chi;
+    if (big) {
+        top_bounds(s, share_begin, share_end, lane, &lo, &hi, &clo, &chi);
+        if (lane == 0) {
+            top_group_add_box(g.lo, g.hi, lo, hi);
+            top_group_add_box(g.clo, g.chi, clo, chi);
+        }
+    }
+    __syncthreads();
+    Vec3f scale;
+    if (big) {
+        top_group_box(g.lo, g.hi, &lo, &hi);
+        top_group_box(g.clo, g.chi, &clo, &chi);
+        scale = top_scale(clo, chi);
+        if (!in_middle) {
+            TopBin bin_h, bin_z;
+            top_bin_items(s, share_begin, share_end, clo, scale, lane, &bin_h, &bin_z);
+            const uint32_t half = lane / kTopBins, b = lane % kTopBins;
+            if (bin_h.count > 0) {
+                top_group_add_box(g.bin_lo[half][b], g.bin_hi[half][b], bin_h.lo, bin_h.hi);
+                atomicAdd(&g.bin_count[half][b], bin_h.count);
+            }
+            if (half == 0 && bin_z.count > 0) {
+                top_group_add_box(g.bin_lo[2][b], g.bin_hi[2][b], bin_z.lo, bin_z.hi);
+                atomicAdd(&g.bin_count[2][b], bin_z.count);
+            }
+        }
+    }
+    __syncthreads();
+    if (big && rank == 0) {
+        const uint32_t half = lane / kTopBins, b = lane % kTopBins;
+        TopBin bin_h, bin_z;
+        top_group_box(g.bin_lo[half][b], g.bin_hi[half][b], &bin_h.lo, &bin_h.hi);
+        bin_h.count = g.bin_count[half][b];
+        top_group_box(g.bin_lo[2][b], g.bin_hi[2][b], &bin_z.lo, &bin_z.hi);
+        bin_z.count = g.bin_count[2][b];
+        finish_split(a, s, k, lo, hi, clo, scale, bin_h, bin_z, in_middle, lane);
+    }
+}
+
 // One thread: splits task k of two or three items, which would cost a warp as much
 // as a large one, by trying every split (of three items, which one stands alone;
 // the first, when `in_middle`), writes its node and notes a child of two items.
@@ -253,6 +384,7 @@ __device__ inline void split_small_task(const PlocArgs a, TopShared& s, uint32_t
 // Whole block of kTopBlock threads (thread t); after H-PLOC has reached the root.
 __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
     __shared__ TopShared s;
+    __shared__ TopGroup groups[kTopGroups];
     const uint32_t cut = top_cut(a.n), root = *a.root;
     const uint32_t warp = t / 32, lane = t % 32;
     auto prims = [&](uint32_t x) { return __ldcg(&a.meta[x].count) & ~kLeafFlag; };
@@ -334,10 +466,13 @@ __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
         // task keeps levels + ceil_log2(m) + height <= kBvhMaxDepth, as the root did.
         const uint32_t level_begin = s.level_start[levels], level_end = s.level_start[levels + 1];
         auto in_middle = [&](uint32_t m) { return levels + 1 + ceil_log2(m - 1) + height > kBvhMaxDepth; };
-        for (uint32_t k = level_begin + warp; k < level_end; k += kTopWarps) {
-            const uint32_t m = (s.tasks[k] >> 16) - (s.tasks[k] & 0xffffu);
-            if (m > kTopSmall) split_top_task(a, s, k, in_middle(m), lane);
-        }
+        if (level_end - level_begin <= kTopGroups)
+            split_level_grouped(a, s, groups, level_begin, level_end, levels, height, t);
+        else
+            for (uint32_t k = level_begin + warp; k < level_end; k += kTopWarps) {
+                const uint32_t m = (s.tasks[k] >> 16) - (s.tasks[k] & 0xffffu);
+                if (m > kTopSmall) split_top_task(a, s, k, in_middle(m), lane);
+            }
         for (uint32_t k = level_begin + t; k < level_end; k += kTopBlock) {
             const uint32_t m = (s.tasks[k] >> 16) - (s.tasks[k] & 0xffffu);
             if (m <= kTopSmall) split_small_task(a, s, k, in_middle(m));
