@@ -11,13 +11,14 @@
 // (the items), at most kTopMaxItems of them (else the pass leaves the tree as it
 // is), are gathered by a breadth-first walk from the root, and their boxes kept in
 // shared memory; the nodes above them are rebuilt top-down, level by level, one
-// warp per task (one thread per task of two or three items), reusing the old top's
-// node ids in the order the tasks are made (a tree over K items has K - 1 interior
-// nodes either way; the root keeps its id); then their meta, tables and parent links
-// are written bottom-up, level by level, by merged_cluster and write_merge, as H-PLOC
-// writes its own merges. The block is latency-bound: on an H200, 140 us for ~390
-// items at 1M primitives (walk 23, top-down 96, bottom-up 14), most of it in the
-// tasks each warp takes one after another (bench/NOTES.md, twenty-second session).
+// warp per task (a group of warps per task on levels of one or two tasks, one thread
+// per task of two or three items), reusing the old top's node ids in the order the
+// tasks are made (a tree over K items has K - 1 interior nodes either way; the root
+// keeps its id); then their meta, tables and parent links are written bottom-up,
+// level by level, by merged_cluster and write_merge, as H-PLOC writes its own merges.
+// The block is latency-bound: on an H200, 130 us for ~390 items at 1M primitives
+// (walk 23, top-down 87 over 12 levels, bottom-up 15), each level a few microseconds
+// of dependent steps per task (bench/NOTES.md, twenty-second session).
 // Included by bvh_build_gpu.cu only.
 #pragma once
 
