@@ -106,19 +106,16 @@ struct TopBin {
         hi = max(hi, o.hi);
         count += o.count;
     }
+    // Every value through f (a shuffle).
+    template <class F>
+    __device__ __forceinline__ TopBin each(F f) const {
+        return {{f(lo.x), f(lo.y), f(lo.z)}, {f(hi.x), f(hi.y), f(hi.z)}, f(count)};
+    }
     __device__ __forceinline__ TopBin shfl_up(uint32_t d) const {
-        return {{__shfl_up_sync(kFullMask, lo.x, d, kTopBins), __shfl_up_sync(kFullMask, lo.y, d, kTopBins),
-                 __shfl_up_sync(kFullMask, lo.z, d, kTopBins)},
-                {__shfl_up_sync(kFullMask, hi.x, d, kTopBins), __shfl_up_sync(kFullMask, hi.y, d, kTopBins),
-                 __shfl_up_sync(kFullMask, hi.z, d, kTopBins)},
-                __shfl_up_sync(kFullMask, count, d, kTopBins)};
+        return each([d](auto v) { return __shfl_up_sync(kFullMask, v, d, kTopBins); });
     }
     __device__ __forceinline__ TopBin shfl_down(uint32_t d) const {
-        return {{__shfl_down_sync(kFullMask, lo.x, d, kTopBins), __shfl_down_sync(kFullMask, lo.y, d, kTopBins),
-                 __shfl_down_sync(kFullMask, lo.z, d, kTopBins)},
-                {__shfl_down_sync(kFullMask, hi.x, d, kTopBins), __shfl_down_sync(kFullMask, hi.y, d, kTopBins),
-                 __shfl_down_sync(kFullMask, hi.z, d, kTopBins)},
-                __shfl_down_sync(kFullMask, count, d, kTopBins)};
+        return each([d](auto v) { return __shfl_down_sync(kFullMask, v, d, kTopBins); });
     }
 };
 

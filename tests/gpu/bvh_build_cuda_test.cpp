@@ -72,9 +72,11 @@ TEST(GpuBvh, HitsEqualTheCpuTreesOnRandomRays) {
     EXPECT_GT(hits, 20000);  // the rays do hit things
 }
 
+// The scenes below hold more than max(4096, n / 256) primitives where they can, so
+// that the top pass (bvh_top_sah.cuh) rebuilds their trees' tops too.
 TEST(GpuBvh, HitsEqualBruteForce) {
     WF_REQUIRE_CUDA_DEVICE();
-    GpuTree t = gpu_tree(test::random_soup(9, 3000, 300));
+    GpuTree t = gpu_tree(test::random_soup(9, 9000, 300));
     const GeometryView g = t.scene.view();
     test::Random rng(8);
     for (int i = 0; i < 10000; ++i) {
@@ -131,7 +133,7 @@ TEST(GpuBvh, DuplicatesAndCoincidentSpheres) {
 TEST(GpuBvh, DegenerateTrianglesAreBuiltAndTraversed) {
     // Points and segments among ordinary triangles: zero-area boxes and equal keys.
     WF_REQUIRE_CUDA_DEVICE();
-    TestScene s = test::random_soup(12, 2000, 0);
+    TestScene s = test::random_soup(12, 6000, 0);
     for (int i = 0; i < 500; ++i) {
         Vec3f p(float(i % 7), float(i % 5), float(i % 3));
         s.triangles.push_back({p, p, p});
@@ -150,7 +152,7 @@ TEST(GpuBvh, DegenerateTrianglesAreBuiltAndTraversed) {
 TEST(GpuBvh, NanVerticesDoNotBreakTheOthers) {
     // A primitive with NaN vertices is never hit; every other one still is.
     WF_REQUIRE_CUDA_DEVICE();
-    TestScene s = test::random_soup(14, 3000, 100);
+    TestScene s = test::random_soup(14, 9000, 100);
     const float nan = std::nanf("");
     s.triangles[17] = {{nan, nan, nan}, {nan, 0, 0}, {0, nan, 0}};
     s.triangles[1000].p1.y = nan;
@@ -238,11 +240,13 @@ TEST(GpuBvh, SahWithinTenPercentOfTheCpuBuilder) {
 TEST(GpuBvh, DepthIsReportedForDeepTrees) {
     // Concentric spheres nest every box in the next: PLOC can only merge the two
     // innermost at a time, so the tree is a chain far deeper than the traversal
-    // stack. The builder must report that depth (callers fall back on it).
+    // stack. The builder must report that depth (callers fall back on it). 5000 of
+    // them: the top pass walks the chain to ~900 one-sphere subtrees, then must leave
+    // a tree that no split of its top could bring within the stack as it is.
     WF_REQUIRE_CUDA_DEVICE();
     TestScene s;
     float r = 1.0f;
-    for (int i = 0; i < 2000; ++i, r *= 1.01f) s.spheres.push_back({{0, 0, 0}, r});
+    for (int i = 0; i < 5000; ++i, r *= 1.004f) s.spheres.push_back({{0, 0, 0}, r});
     GpuTree t = gpu_tree(s);
     expect_consistent_info(t);
     test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
