@@ -4,7 +4,10 @@
 // one bottom-up kernel that walks the implicit LBVH of the sorted codes and, in
 // every subtree holding more than 16 clusters, merges them with PLOC inside one
 // warp, deciding leaf collapsing by SAH and filling each node's table for the
-// wide layout as it creates it (make_wide_table). Then the wide traversal
+// wide layout as it creates it (make_wide_table); then one block rebuilds the
+// tree's top, above the subtrees of at most max(4096, n / 256) primitives, by
+// binned SAH (bvh_top_sah.cuh), as H-PLOC's merges never cross an LBVH node
+// and that costs large meshes most near the root. Then the wide traversal
 // layout (traversal_bvh.h) is written straight from the build nodes' tables
 // (write_traversal: every node's budget of slots by links followed up to the
 // root, two scans, one thread per wide node). Nothing goes back to the host

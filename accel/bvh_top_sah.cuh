@@ -32,7 +32,7 @@ namespace wf::hploc {
 inline constexpr uint32_t kTopBlock = 512;  // threads of the one block
 inline constexpr uint32_t kTopWarps = kTopBlock / 32;
 inline constexpr uint32_t kTopMaxItems = 1024;  // subtrees the top is built over, at most (11 bits)
-inline constexpr uint32_t kTopBins = 16;        // per axis: one lane each, two axes in a warp
+inline constexpr uint32_t kTopBins = 16;        // per axis: one lane of a half-warp each
 inline constexpr uint32_t kTopMinCut = 4096;    // primitives below an item, at least
 inline constexpr uint32_t kTopSmall = 3;        // items of a task split by one thread, at most
 inline constexpr uint32_t kTopGroups = 2;       // tasks of a level split by groups of warps, at most
@@ -286,8 +286,8 @@ __device__ __forceinline__ void top_group_box(const uint32_t* lo, const uint32_t
     *bhi = Vec3f(top_unordered(hi[0]), top_unordered(hi[1]), top_unordered(hi[2]));
 }
 
-// Whole block, for a level of at most kTopGroups tasks, which one warp each would
-// take one after another's worth of items (the root's few hundred: 20 us on an
+// Whole block, for a level of at most kTopGroups tasks, where one warp per task
+// would bin all of a task's items alone (the root's few hundred: 20 us on an
 // H200): the warps split into a group per task, each bins a share of its items,
 // the shares meet in shared memory (atomics, one per bin value and warp), and the
 // group's first warp splits the task. Tasks of kTopSmall items or fewer are left
@@ -349,7 +349,9 @@ __device__ inline void split_level_grouped(const PlocArgs a, TopShared& s, TopGr
 
 // One thread: splits task k of two or three items, which would cost a warp as much
 // as a large one, by trying every split (of three items, which one stands alone;
-// the first, when `in_middle`), writes its node and notes a child of two items.
+// the first, when `in_middle`, which the depth rule never sets for two or three
+// items but is kept as the warps' rule), writes its node and notes a child of two
+// items.
 __device__ inline void split_small_task(const PlocArgs a, TopShared& s, uint32_t k, bool in_middle) {
     const uint32_t begin = s.tasks[k] & 0xffffu, m = (s.tasks[k] >> 16) - begin;
     auto lo_of = [&](uint32_t i) { return Vec3f(s.box[s.order[i]][0], s.box[s.order[i]][1], s.box[s.order[i]][2]); };
@@ -383,6 +385,8 @@ __device__ inline void split_small_task(const PlocArgs a, TopShared& s, uint32_t
 __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
     __shared__ TopShared s;
     __shared__ TopGroup groups[kTopGroups];
+    static_assert(sizeof(TopShared) + sizeof(groups) <= 48 * 1024,
+                  "static shared memory: more items or groups need dynamic shared memory");
     const uint32_t cut = top_cut(a.n), root = *a.root;
     const uint32_t warp = t / 32, lane = t % 32;
     auto prims = [&](uint32_t x) { return __ldcg(&a.meta[x].count) & ~kLeafFlag; };
@@ -458,6 +462,8 @@ __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
     // Top-down, one level per pass; then the tasks the level made are listed in the
     // order of their items (a prefix sum), which names their nodes, and linked.
     uint32_t levels = 0, num_tasks = 1;
+    // (No task reaches level kBvhMaxDepth, by the rule below; the first bound is a
+    // safety net.)
     while (levels <= kBvhMaxDepth && s.level_start[levels] < s.level_start[levels + 1]) {
         // A task at this level with m items may split by SAH only if a child of m - 1
         // items could still be split in the middle within kBvhMaxDepth: then every
@@ -517,6 +523,8 @@ __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
         }
         __syncthreads();
     }
+    // The root's link as H-PLOC left it (no merge here names the root a child, so
+    // this restates it, and the pass's output does not depend on H-PLOC's store).
     if (t == 0) a.parent[root] = kInvalid;
 }
 
