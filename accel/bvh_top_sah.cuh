@@ -22,7 +22,6 @@
 // Included by bvh_build_gpu.cu only.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 
 #include "accel/bvh_ploc.cuh"
@@ -66,9 +65,35 @@ struct TopShared {
     uint32_t item_height;
 };
 
+__device__ __forceinline__ Vec3f top_lo(const TopShared& s, uint32_t slot) {
+    return Vec3f(s.box[slot][0], s.box[slot][1], s.box[slot][2]);
+}
+__device__ __forceinline__ Vec3f top_hi(const TopShared& s, uint32_t slot) {
+    return Vec3f(s.box[slot][3], s.box[slot][4], s.box[slot][5]);
+}
 __device__ __forceinline__ Vec3f top_centroid(const TopShared& s, uint32_t slot) {
     return Vec3f(0.5f * (s.box[slot][0] + s.box[slot][3]), 0.5f * (s.box[slot][1] + s.box[slot][4]),
                  0.5f * (s.box[slot][2] + s.box[slot][5]));
+}
+
+// A task's packing in s.tasks, and a made task's in s.made (end, the parent task,
+// the side it hangs on; never 0, as end >= 2).
+__device__ __forceinline__ uint32_t top_task(uint32_t begin, uint32_t end) { return begin | end << 16; }
+__device__ __forceinline__ uint32_t task_begin(uint32_t task) { return task & 0xffffu; }
+__device__ __forceinline__ uint32_t task_end(uint32_t task) { return task >> 16; }
+__device__ __forceinline__ uint32_t top_made(uint32_t end, uint32_t parent, uint32_t side) {
+    return end | parent << 11 | side << 21;
+}
+__device__ __forceinline__ uint32_t made_end(uint32_t made) { return made & 0x7ffu; }
+__device__ __forceinline__ uint32_t made_parent(uint32_t made) { return (made >> 11) & 0x3ffu; }
+__device__ __forceinline__ bool made_right(uint32_t made) { return (made >> 21) != 0; }
+
+// Whether a task of m items at `level` must split in the middle: by SAH only if a
+// child of m - 1 items could still be split in the middle within kBvhMaxDepth
+// (height: the tallest item's), so that every task keeps level + ceil_log2(m) +
+// height <= kBvhMaxDepth, as the root did.
+__device__ __forceinline__ bool top_in_middle(uint32_t level, uint32_t m, uint32_t height) {
+    return level + 1 + ceil_log2(m - 1) + height > kBvhMaxDepth;
 }
 
 // Exclusive prefix sum of v over the block's threads (every thread must call it), and
@@ -142,10 +167,11 @@ __device__ __forceinline__ void top_bounds(const TopShared& s, uint32_t begin, u
     *hi = *chi = Vec3f(-kInfinity);
     for (uint32_t i = begin + lane; i < end; i += 32) {
         const uint32_t slot = s.order[i];
-        *lo = min(*lo, Vec3f(s.box[slot][0], s.box[slot][1], s.box[slot][2]));
-        *hi = max(*hi, Vec3f(s.box[slot][3], s.box[slot][4], s.box[slot][5]));
-        *clo = min(*clo, top_centroid(s, slot));
-        *chi = max(*chi, top_centroid(s, slot));
+        const Vec3f c = top_centroid(s, slot);
+        *lo = min(*lo, top_lo(s, slot));
+        *hi = max(*hi, top_hi(s, slot));
+        *clo = min(*clo, c);
+        *chi = max(*chi, c);
     }
     warp_union(lo, hi);
     warp_union(clo, chi);
@@ -171,11 +197,10 @@ __device__ __forceinline__ void top_bin_items(const TopShared& s, uint32_t begin
 #pragma unroll 4
     for (uint32_t i = begin; i < end; ++i) {  // every lane reads the same item: a broadcast
         const uint32_t slot = s.order[i];
-        const Vec3f blo(s.box[slot][0], s.box[slot][1], s.box[slot][2]);
-        const Vec3f bhi(s.box[slot][3], s.box[slot][4], s.box[slot][5]);
+        const TopBin item{top_lo(s, slot), top_hi(s, slot), 1u};
         const Vec3f c = top_centroid(s, slot);
-        if (top_bin(half ? c.y : c.x, lo_h, scale_h) == b) bin_h->add({blo, bhi, 1u});
-        if (top_bin(c.z, clo.z, scale.z) == b) bin_z->add({blo, bhi, 1u});
+        if (top_bin(half ? c.y : c.x, lo_h, scale_h) == b) bin_h->add(item);
+        if (top_bin(c.z, clo.z, scale.z) == b) bin_z->add(item);
     }
 }
 
@@ -187,7 +212,7 @@ __device__ __forceinline__ void top_bin_items(const TopShared& s, uint32_t begin
 __device__ inline void finish_split(const PlocArgs a, TopShared& s, uint32_t k, Vec3f lo, Vec3f hi, Vec3f clo,
                                     Vec3f scale, const TopBin& bin_h, const TopBin& bin_z, bool in_middle,
                                     uint32_t lane) {
-    const uint32_t begin = s.tasks[k] & 0xffffu, end = s.tasks[k] >> 16, m = end - begin;
+    const uint32_t begin = task_begin(s.tasks[k]), end = task_end(s.tasks[k]), m = end - begin;
     uint64_t best = ~0ull;
     if (!in_middle) {
         const uint32_t b = lane % kTopBins;
@@ -232,14 +257,14 @@ __device__ inline void finish_split(const PlocArgs a, TopShared& s, uint32_t k, 
     for (uint32_t side = 0; side < 2; ++side) {
         const uint32_t cb = side == 0 ? begin : begin + num_left, ce = side == 0 ? begin + num_left : end;
         if (ce - cb == 1) child[side] = s.node[s.order[cb]];
-        else if (lane == 0) s.made[cb] = ce | (k << 11) | (side << 21);
+        else if (lane == 0) s.made[cb] = top_made(ce, k, side);
     }
     if (lane == 0) a.nodes[s.old_ids[k]] = BuildNode{lo, child[0], hi, child[1]};
 }
 
 // Whole warp: splits task k alone.
 __device__ inline void split_top_task(const PlocArgs a, TopShared& s, uint32_t k, bool in_middle, uint32_t lane) {
-    const uint32_t begin = s.tasks[k] & 0xffffu, end = s.tasks[k] >> 16;
+    const uint32_t begin = task_begin(s.tasks[k]), end = task_end(s.tasks[k]);
     Vec3f lo, hi, clo, chi;
     top_bounds(s, begin, end, lane, &lo, &hi, &clo, &chi);
     const Vec3f scale = top_scale(clo, chi);
@@ -263,16 +288,15 @@ struct TopGroup {
     uint32_t bin_lo[3][kTopBins][3], bin_hi[3][kTopBins][3], bin_count[3][kTopBins];
 };
 
-__device__ __forceinline__ void top_group_clear(TopGroup& g, uint32_t t) {
-    uint32_t* w = reinterpret_cast<uint32_t*>(&g);
-    for (uint32_t i = t; i < sizeof(TopGroup) / 4; i += 32) {
-        // lo, clo and bin_lo start at +inf, hi, chi and bin_hi at -inf, counts at 0
-        const uint32_t at = i * 4;
-        const bool low = at < offsetof(TopGroup, hi) || (at >= offsetof(TopGroup, clo) && at < offsetof(TopGroup, chi)) ||
-                         (at >= offsetof(TopGroup, bin_lo) && at < offsetof(TopGroup, bin_hi));
-        const bool count = at >= offsetof(TopGroup, bin_count);
-        w[i] = count ? 0u : top_ordered(low ? kInfinity : -kInfinity);
-    }
+// Whole warp (lane `lane`): empty boxes (lo +inf, hi -inf) and no items.
+__device__ __forceinline__ void top_group_clear(TopGroup& g, uint32_t lane) {
+    auto fill = [lane](uint32_t* w, uint32_t count, uint32_t value) {
+        for (uint32_t i = lane; i < count; i += 32) w[i] = value;
+    };
+    const uint32_t up = top_ordered(kInfinity), down = top_ordered(-kInfinity);
+    fill(g.lo, 3, up), fill(g.clo, 3, up), fill(&g.bin_lo[0][0][0], 3 * kTopBins * 3, up);
+    fill(g.hi, 3, down), fill(g.chi, 3, down), fill(&g.bin_hi[0][0][0], 3 * kTopBins * 3, down);
+    fill(&g.bin_count[0][0], 3 * kTopBins, 0u);
 }
 
 __device__ __forceinline__ void top_group_add_box(uint32_t* lo, uint32_t* hi, Vec3f blo, Vec3f bhi) {
@@ -299,9 +323,9 @@ __device__ inline void split_level_grouped(const PlocArgs a, TopShared& s, TopGr
     const uint32_t which = warp / per_task, rank = warp % per_task;
     const uint32_t k = level_begin + which;
     const bool works = which < tasks;
-    const uint32_t begin = works ? s.tasks[k] & 0xffffu : 0u, end = works ? s.tasks[k] >> 16 : 0u, m = end - begin;
+    const uint32_t begin = works ? task_begin(s.tasks[k]) : 0u, end = works ? task_end(s.tasks[k]) : 0u, m = end - begin;
     const bool big = works && m > kTopSmall;
-    const bool in_middle = levels + 1 + ceil_log2(m - 1) + height > kBvhMaxDepth;
+    const bool in_middle = top_in_middle(levels, m, height);
     const uint32_t share = (m + per_task - 1) / per_task;
     const uint32_t share_begin = ::min(end, begin + rank * share), share_end = ::min(end, share_begin + share);
     TopGroup& g = groups[works ? which : 0];
@@ -353,9 +377,9 @@ __device__ inline void split_level_grouped(const PlocArgs a, TopShared& s, TopGr
 // items but is kept as the warps' rule), writes its node and notes a child of two
 // items.
 __device__ inline void split_small_task(const PlocArgs a, TopShared& s, uint32_t k, bool in_middle) {
-    const uint32_t begin = s.tasks[k] & 0xffffu, m = (s.tasks[k] >> 16) - begin;
-    auto lo_of = [&](uint32_t i) { return Vec3f(s.box[s.order[i]][0], s.box[s.order[i]][1], s.box[s.order[i]][2]); };
-    auto hi_of = [&](uint32_t i) { return Vec3f(s.box[s.order[i]][3], s.box[s.order[i]][4], s.box[s.order[i]][5]); };
+    const uint32_t begin = task_begin(s.tasks[k]), m = task_end(s.tasks[k]) - begin;
+    auto lo_of = [&](uint32_t i) { return top_lo(s, s.order[i]); };
+    auto hi_of = [&](uint32_t i) { return top_hi(s, s.order[i]); };
     Vec3f lo = min(lo_of(begin), lo_of(begin + 1)), hi = max(hi_of(begin), hi_of(begin + 1));
     uint32_t child[2] = {s.node[s.order[begin]], s.node[s.order[begin + 1]]};
     if (m == 3) {
@@ -376,7 +400,7 @@ __device__ inline void split_small_task(const PlocArgs a, TopShared& s, uint32_t
         }
         child[0] = s.node[s.order[begin]];
         child[1] = kInvalid;
-        s.made[begin + 1] = (begin + 3) | (k << 11) | (1u << 21);
+        s.made[begin + 1] = top_made(begin + 3, k, 1);
     }
     a.nodes[s.old_ids[k]] = BuildNode{lo, child[0], hi, child[1]};
 }
@@ -453,7 +477,7 @@ __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
     }
     for (uint32_t i = t; i < kTopMaxItems; i += kTopBlock) s.made[i] = 0;
     if (t == 0) {
-        s.tasks[0] = num_items << 16;
+        s.tasks[0] = top_task(0, num_items);
         s.level_start[0] = 0;
         s.level_start[1] = 1;
     }
@@ -462,23 +486,20 @@ __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
     // Top-down, one level per pass; then the tasks the level made are listed in the
     // order of their items (a prefix sum), which names their nodes, and linked.
     uint32_t levels = 0, num_tasks = 1;
-    // (No task reaches level kBvhMaxDepth, by the rule below; the first bound is a
+    // (No task reaches level kBvhMaxDepth, by top_in_middle; the first bound is a
     // safety net.)
     while (levels <= kBvhMaxDepth && s.level_start[levels] < s.level_start[levels + 1]) {
-        // A task at this level with m items may split by SAH only if a child of m - 1
-        // items could still be split in the middle within kBvhMaxDepth: then every
-        // task keeps levels + ceil_log2(m) + height <= kBvhMaxDepth, as the root did.
         const uint32_t level_begin = s.level_start[levels], level_end = s.level_start[levels + 1];
-        auto in_middle = [&](uint32_t m) { return levels + 1 + ceil_log2(m - 1) + height > kBvhMaxDepth; };
+        auto in_middle = [&](uint32_t m) { return top_in_middle(levels, m, height); };
         if (level_end - level_begin <= kTopGroups)
             split_level_grouped(a, s, groups, level_begin, level_end, levels, height, t);
         else
             for (uint32_t k = level_begin + warp; k < level_end; k += kTopWarps) {
-                const uint32_t m = (s.tasks[k] >> 16) - (s.tasks[k] & 0xffffu);
+                const uint32_t m = task_end(s.tasks[k]) - task_begin(s.tasks[k]);
                 if (m > kTopSmall) split_top_task(a, s, k, in_middle(m), lane);
             }
         for (uint32_t k = level_begin + t; k < level_end; k += kTopBlock) {
-            const uint32_t m = (s.tasks[k] >> 16) - (s.tasks[k] & 0xffffu);
+            const uint32_t m = task_end(s.tasks[k]) - task_begin(s.tasks[k]);
             if (m <= kTopSmall) split_small_task(a, s, k, in_middle(m));
         }
         __syncthreads();
@@ -487,9 +508,9 @@ __device__ inline void rebuild_top(const PlocArgs a, uint32_t t) {
             uint32_t total;
             const uint32_t q = num_tasks + top_block_scan(made != 0 ? 1u : 0u, t, s.warp_sums, &total);
             if (made != 0) {
-                s.tasks[q] = i | (made & 0x7ffu) << 16;
-                BuildNode& parent = a.nodes[s.old_ids[(made >> 11) & 0x3ffu]];
-                (made >> 21 ? parent.right : parent.left) = s.old_ids[q];
+                s.tasks[q] = top_task(i, made_end(made));
+                BuildNode& parent = a.nodes[s.old_ids[made_parent(made)]];
+                (made_right(made) ? parent.right : parent.left) = s.old_ids[q];
                 s.made[i] = 0;
             }
             num_tasks += total;
