@@ -104,7 +104,8 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
         if (y != root) {
             unsigned long long link = first_link(y);
             store_link(&budget_links[y - n], link);
-            while (link_ancestor(link) != root) {
+            // (A map of all 0, inside a leaf, stays 0 whatever lies above.)
+            while (link_ancestor(link) != root && link_map(link) != 0) {
                 const uint32_t a = link_ancestor(link);
                 unsigned long long up = load_link(&budget_links[a - n]);
                 if (up == 0) up = first_link(a);
