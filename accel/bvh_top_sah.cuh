@@ -19,7 +19,7 @@
 // The block is latency-bound: on an H200, 130 us for ~390 items at 1M primitives
 // (walk 23, top-down 87 over 12 levels, bottom-up 15), each level a few microseconds
 // of dependent steps per task (bench/NOTES.md, twenty-second session).
-// Included by bvh_build_gpu.cu only.
+// Included by bvh_build_gpu.cu, and by the top pass's test kernel (tests/gpu).
 #pragma once
 
 #include <cstdint>

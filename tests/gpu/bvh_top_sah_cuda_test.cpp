@@ -4,7 +4,9 @@
 // cases the pass must leave as they are (too many subtrees, too tall to fit).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -14,20 +16,23 @@
 #include "accel/bvh_build.h"
 #include "tests/gpu/gpu_test_support.h"
 
-#if WF_HAVE_CUDA
+#if defined(WF_HAVE_CUDA)
 #include "tests/gpu/bvh_top_sah_kernel.h"
 #endif
 
 namespace wf {
 namespace {
 
-#if !WF_HAVE_CUDA
+#if !defined(WF_HAVE_CUDA)
 TEST(GpuBvhTopPass, NeedsTheCudaBackend) { GTEST_SKIP() << "this build has no CUDA backend"; }
 #else
 using test::TopTestMeta;
 using test::TopTestNode;
 
-constexpr uint32_t kN = 1u << 20;  // primitives: the pass's cut is max(4096, n / 256) = 4096
+// Build nodes: ids below kN are primitives. The pass's cut is max(4096, n / 256) = 4096;
+// the items' counts only name sizes below it (their sum may exceed kN: the pass adds
+// counts, it never indexes by them).
+constexpr uint32_t kN = 1u << 16;
 constexpr uint32_t kCut = 4096;
 constexpr uint32_t kRightBit = 0x80000000u, kLeafBit = 0x80000000u, kNone = 0xffffffffu;
 
@@ -88,9 +93,31 @@ MadeTop make_top(const TopCase& c) {
     return t;
 }
 
+double half_area(const float* lo, const float* hi) {
+    const double dx = double(hi[0]) - lo[0], dy = double(hi[1]) - lo[1], dz = double(hi[2]) - lo[2];
+    return dx * dy + dy * dz + dz * dx;
+}
+
+// The summed half areas of the interior nodes of a balanced tree over items
+// [b, e) in the order they were made (random places): what a top that ignored
+// where the items lie would cost. *lo, *hi: the union of their boxes.
+double areas_in_made_order(const MadeTop& t, uint32_t b, uint32_t e, float* lo, float* hi) {
+    if (e - b == 1) {
+        std::copy(t.nodes[t.items[b]].lo, t.nodes[t.items[b]].lo + 3, lo);
+        std::copy(t.nodes[t.items[b]].hi, t.nodes[t.items[b]].hi + 3, hi);
+        return 0.0;
+    }
+    float llo[3], lhi[3], rlo[3], rhi[3];
+    const uint32_t m = (b + e) / 2;
+    const double below = areas_in_made_order(t, b, m, llo, lhi) + areas_in_made_order(t, m, e, rlo, rhi);
+    for (int k = 0; k < 3; ++k) lo[k] = std::min(llo[k], rlo[k]), hi[k] = std::max(lhi[k], rhi[k]);
+    return below + half_area(lo, hi);
+}
+
 // Checks the rebuilt tree below the root: every old id and every item used once,
-// parent links, counts, heights and boxes; returns the deepest item's leaf depth.
-uint32_t check_rebuilt(const MadeTop& before, const MadeTop& after) {
+// parent links, counts, heights and boxes; returns the deepest item's leaf depth
+// and adds the rebuilt nodes' half areas to *areas.
+uint32_t check_rebuilt(const MadeTop& before, const MadeTop& after, double* areas) {
     std::map<uint32_t, int> seen_old, seen_item;
     for (uint32_t o : before.old) seen_old[o] = 0;
     for (uint32_t i : before.items) seen_item[i] = 0;
@@ -105,6 +132,7 @@ uint32_t check_rebuilt(const MadeTop& before, const MadeTop& after) {
         EXPECT_EQ(seen_old.count(x), 1u) << "node " << x << " is neither an old top node nor an item";
         if (!seen_old.count(x) || seen_old[x]++ > 0 || depth > 2 * kN) return 0u;
         const TopTestNode& n = after.nodes[x];
+        *areas += half_area(n.lo, n.hi);
         const uint32_t count = walk(n.left, x, depth + 1) + walk(n.right, x | kRightBit, depth + 1);
         const TopTestMeta& m = after.meta[x];
         EXPECT_EQ(m.count & ~kLeafBit, count) << "node " << x;
@@ -149,12 +177,33 @@ TEST(GpuBvhTopPass, RebuildsTopsMadeToOrderAndLeavesTheOnesItMust) {
         test::run_top_pass(kN, before.root, second.nodes, second.meta, second.parent);
         EXPECT_EQ(std::memcmp(first.nodes.data(), second.nodes.data(), first.nodes.size() * sizeof(TopTestNode)), 0)
             << "two runs made different trees";
-        const bool changed =
-            std::memcmp(first.nodes.data(), before.nodes.data(), before.nodes.size() * sizeof(TopTestNode)) != 0;
-        ASSERT_EQ(changed, c.rebuilt);
-        if (!changed) continue;
+        EXPECT_EQ(std::memcmp(first.meta.data(), second.meta.data(), first.meta.size() * sizeof(TopTestMeta)), 0);
+        EXPECT_EQ(first.parent, second.parent);
+        // Only the old top's nodes change, and the items' parent links; nothing when
+        // the pass must leave the tree as it is.
+        std::vector<bool> old_top(before.nodes.size(), false), item(before.nodes.size(), false);
+        for (uint32_t o : before.old) old_top[o] = true;
+        for (uint32_t i : before.items) item[i] = true;
+        size_t changed = 0;
+        for (size_t x = 0; x < before.nodes.size(); ++x) {
+            const bool node_same = std::memcmp(&first.nodes[x], &before.nodes[x], sizeof(TopTestNode)) == 0;
+            const bool meta_same = std::memcmp(&first.meta[x], &before.meta[x], sizeof(TopTestMeta)) == 0;
+            const bool parent_same = first.parent[x] == before.parent[x];
+            changed += !node_same || !meta_same || !parent_same;
+            if (!old_top[x]) EXPECT_TRUE(node_same && meta_same) << "node " << x << " is not the old top's";
+            if (!old_top[x] && !item[x]) EXPECT_TRUE(parent_same) << "node " << x << " is not the old top's";
+        }
+        ASSERT_EQ(changed > 0, c.rebuilt);
+        if (!c.rebuilt) continue;
         EXPECT_EQ(first.parent[before.root], kNone) << "the root keeps its id and has no parent";
-        const uint32_t deepest = check_rebuilt(before, first);
+        double areas = 0.0;
+        const uint32_t deepest = check_rebuilt(before, first, &areas);
+        if (c.boxes == Boxes::random && c.height == 0 && c.items >= 100) {  // the splits follow the boxes
+            float lo[3], hi[3];
+            const double blind = areas_in_made_order(before, 0, c.items, lo, hi);
+            std::printf("%s: summed node areas %.0f, balanced in made order %.0f\n", c.name, areas, blind);
+            EXPECT_LT(areas, 0.5 * blind);
+        }
         EXPECT_LE(deepest, kBvhMaxDepth) << "the rebuilt top pushed leaves below the traversal stack";
         EXPECT_LE(first.meta[before.root].height, deepest);
     }
