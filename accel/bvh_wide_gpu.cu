@@ -84,13 +84,12 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
     // (H-PLOC creates it last), so that a node's ancestors (created after it, but
     // in the top bvh_top_sah.cuh rebuilds) are mostly done before it starts. Each
     // follows the links up to the root, composing maps, and stores its link after
-    // every step: a descendant that reads it jumps as far; it stops early at a map of
-    // all 0 (it lies inside a leaf). No thread waits: a link not yet written is made
-    // from the tree. (Pointer jumping in rounds, a kernel
-    // per round over all nodes, then a pass to classify, took 0.13 ms at 1M on an
-    // H100.) Then a node's
-    // budget says whether it makes a wide node and, for a leaf of the flat tree
-    // and for its primitive children, how many primitives it places.
+    // every step: a descendant that reads it jumps as far; it stops early at a map
+    // of all 0 (it lies inside a leaf). No thread waits: a link not yet written is
+    // made from the tree. (Pointer jumping in rounds, a kernel per round over all
+    // nodes, then a pass to classify, took 0.13 ms at 1M on an H100.) Then a node's
+    // budget says whether it makes a wide node and, for a leaf of the flat tree and
+    // for its primitive children, how many primitives it places.
     unsigned long long* budget_links = b.links.data();
     b.links.fill_zero();
     uint32_t* wide = b.interior.data();  // the flat layout's scratch, reused
