@@ -55,6 +55,31 @@ std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, con
     return out;
 }
 
+std::vector<Hit> closest_hits_on_gpu_in_groups(const std::vector<Triangle>& triangles,
+                                               const std::vector<Sphere>& spheres, const TraversalArrays& traversal,
+                                               const std::vector<Ray>& rays, uint32_t shift) {
+    if (shift < 1 || shift > 5)
+        throw std::invalid_argument("closest_hits_on_gpu_in_groups: shift " + std::to_string(shift) +
+                                    " (groups of 2 to 32 lanes)");
+    CudaBackend be;
+    DeviceRays d(triangles, spheres, traversal, rays);
+    const uint32_t threads = uint32_t(rays.size()) << shift;
+    CudaBuffer<Hit> hit_buf;
+    hit_buf.resize(threads);
+    const GeometryView g = d.geometry;
+    const Ray* r = d.rays.data();
+    Hit* h = hit_buf.data();
+    // threads is a multiple of 1 << shift and groups start at multiples of it, so
+    // every group lies whole in one warp (blocks are whole warps) and in the launch.
+    be.parallel_for("closest_hits_in_groups", threads, [=] __device__(uint32_t t) {
+        h[t] = intersect_closest_group(g, r[t >> shift], kInfinity, t & 31u, shift);
+    });
+    be.synchronize();
+    std::vector<Hit> out(threads);
+    hit_buf.download(out.data(), out.size());
+    return out;
+}
+
 std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                                      const TraversalArrays& traversal, const std::vector<Ray>& rays,
                                      const std::vector<float>& t_max, LeafOrder order) {

@@ -9,12 +9,20 @@
 
 #include "accel/traversal_bvh_build.h"
 #include "accel/traverse.h"
+#include "accel/traverse_group.h"
 #include "engine/scene_types.h"
 
 namespace wf {
 
 std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                                      const TraversalArrays& traversal, const std::vector<Ray>& rays, LeafOrder order);
+
+// intersect_closest_group's hits, each ray walked by 1 << shift lanes (shift 1..5),
+// and the same hits as every lane of its group returned them: lane j's hit of
+// ray i at [i << shift | j].
+std::vector<Hit> closest_hits_on_gpu_in_groups(const std::vector<Triangle>& triangles,
+                                               const std::vector<Sphere>& spheres, const TraversalArrays& traversal,
+                                               const std::vector<Ray>& rays, uint32_t shift);
 
 // Per ray, 1 where intersect_any finds a hit in (0, t_max[i]), else 0.
 std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,

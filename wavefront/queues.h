@@ -70,32 +70,64 @@ uint32_t spread_room(const Backend& backend) {
 // threads of that many blocks per SM (spread_room, and at most the launch) spreads
 // them over more lanes (lanes_shift_per_item); other stages compile without it.
 // The count must not change during the launch: every thread reads it for itself.
-template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, class Backend, class F>
+// Spread items may also be walked by groups of lanes (intersect_closest_group), in
+// a launch of their own so that the ordinary kernel keeps its registers: from a
+// spread of 1 << groups_from lanes on (6: never), the ordinary launch leaves the
+// items to a second one with kGroups, where every lane of an item's spread calls
+// body(i, t, shift) (t: the thread's index, whose low 5 bits are its lane in the
+// warp; 1 << shift: the lanes sharing item i, consecutive in one warp). That
+// launch holds at most `room` threads, and does nothing below groups_from.
+template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, bool kGroups = false, class Backend, class F>
 void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
-                   F body) {
+                   F body, uint32_t groups_from = 6u) {
     constexpr bool kSpread = SpreadBlocksPerSm > 0;
+    static_assert(kSpread || !kGroups, "groups are made of spread lanes");
     const uint64_t most = uint64_t(max_count) * per_item;
     const uint32_t launched = uint32_t(most < kQueueLaunchThreads ? most : kQueueLaunchThreads);
     const uint32_t spread = spread_room<SpreadBlocksPerSm>(backend);
     const uint32_t room = spread < launched ? spread : launched;
-    auto loop = WF_LAMBDA(uint32_t t) {
-        const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
-        // room <= launched keeps total << shift <= launched: one pass, each item once.
-        // (Not `if constexpr`: a device lambda may not first capture `room` there.)
-        const uint32_t shift = kSpread ? lanes_shift_per_item(total, room) : 0u;
-        if (kSpread && (t & ((1u << shift) - 1u)) != 0) return;
-        for (uint64_t i = t >> shift; i < total; i += launched >> shift) body(uint32_t(i));
+    auto launch = [&](uint32_t threads, auto loop) {
+        if constexpr (MinBlocksPerSm == 0) backend.parallel_for(name, threads, loop);
+        else backend.template parallel_for_sized<0, MinBlocksPerSm>(name, threads, loop);
     };
-    if constexpr (MinBlocksPerSm == 0) backend.parallel_for(name, launched, loop);
-    else backend.template parallel_for_sized<0, MinBlocksPerSm>(name, launched, loop);
+    // (`if constexpr` out here, not in the lambdas: a device lambda may not first
+    // capture a variable there.)
+    if constexpr (kGroups) {
+        if (room == 0 || groups_from > 5u) return;
+        launch(room, WF_LAMBDA(uint32_t t) {
+            const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
+            const uint32_t shift = lanes_shift_per_item(total, room);
+            if (shift < groups_from) return;
+            // total << (shift + 1) <= room: one pass, each item once.
+            for (uint64_t i = t >> shift; i < total; i += room >> shift) body(uint32_t(i), t, shift);
+        });
+    } else {
+        launch(launched, WF_LAMBDA(uint32_t t) {
+            const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
+            // room <= launched keeps total << shift <= launched: one pass, each item once.
+            const uint32_t shift = kSpread ? lanes_shift_per_item(total, room) : 0u;
+            if (kSpread && (shift >= groups_from || (t & ((1u << shift) - 1u)) != 0)) return;
+            for (uint64_t i = t >> shift; i < total; i += launched >> shift) body(uint32_t(i));
+        });
+    }
 }
 
 // Calls fn(slot) for every slot in the queue (for the template arguments, see
 // for_all_items).
 template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, class Backend, class Record, class F>
-void for_all_queued(Backend& backend, const char* name, SlotQueue<Record> queue, F fn) {
-    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(backend, name, queue.size, queue.capacity, 1,
-                                                     WF_LAMBDA(uint32_t i) { fn(queue.items[i]); });
+void for_all_queued(Backend& backend, const char* name, SlotQueue<Record> queue, F fn, uint32_t groups_from = 6u) {
+    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(
+        backend, name, queue.size, queue.capacity, 1, WF_LAMBDA(uint32_t i) { fn(queue.items[i]); }, groups_from);
+}
+
+// Calls fn(slot, t, shift) on every lane of the slots that for_all_queued with the
+// same groups_from leaves to groups (for_all_items' kGroups).
+template <uint32_t MinBlocksPerSm, uint32_t SpreadBlocksPerSm, class Backend, class Record, class F>
+void for_all_queued_in_groups(Backend& backend, const char* name, SlotQueue<Record> queue, F fn,
+                              uint32_t groups_from) {
+    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm, true>(
+        backend, name, queue.size, queue.capacity, 1,
+        WF_LAMBDA(uint32_t i, uint32_t t, uint32_t shift) { fn(queue.items[i], t, shift); }, groups_from);
 }
 
 template <class ItemView>

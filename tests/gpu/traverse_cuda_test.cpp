@@ -91,6 +91,51 @@ TEST(TraverseCuda, PostponedLeavesFindTheSameHitsAsImmediateOnes) {
     expect_orders_agree(balls, mixed_rays(26, 12.0f, 20000, 64), "spheres");
 }
 
+// A ray walked by a group of 2..32 lanes (intersect_closest_group: the lanes share
+// the best t and hand each other stack entries) finds what one lane finds: the same
+// hit or miss, the same t to the bit (each primitive's test is the same arithmetic;
+// only which nodes are visited differs), and the same primitive but for ties; and
+// every lane of the group returns the same hit.
+void expect_groups_agree(const TestScene& s, const std::vector<Ray>& rays, const char* label, bool copies = false) {
+    (void)s.view();  // makes s.traversal
+    const std::vector<Hit> single = closest_hits_on_gpu(s.triangles, s.spheres, s.traversal, rays,
+                                                        LeafOrder::kImmediate);
+    ASSERT_EQ(single.size(), rays.size());
+    for (uint32_t shift = 1; shift <= 5; ++shift) {
+        const std::vector<Hit> grouped = closest_hits_on_gpu_in_groups(s.triangles, s.spheres, s.traversal, rays,
+                                                                       shift);
+        ASSERT_EQ(grouped.size(), rays.size() << shift);
+        uint32_t hits = 0, same_prim = 0;
+        for (size_t i = 0; i < rays.size(); ++i) {
+            const Hit& first = grouped[i << shift];
+            for (uint32_t j = 1; j < (1u << shift); ++j) {
+                const Hit& other = grouped[(i << shift) | j];
+                ASSERT_TRUE(other.t == first.t && other.prim == first.prim && other.u == first.u &&
+                            other.v == first.v)
+                    << label << " ray " << i << ", lane " << j << " of " << (1u << shift);
+            }
+            ASSERT_EQ(first.found(), single[i].found()) << label << " ray " << i << ", lanes " << (1u << shift);
+            if (!first.found()) continue;
+            ++hits;
+            ASSERT_EQ(first.t, single[i].t) << label << " ray " << i << ", lanes " << (1u << shift);
+            same_prim += first.prim == single[i].prim;
+        }
+        EXPECT_GT(hits, rays.size() / 20) << label;  // the comparison is not vacuous
+        if (!copies) EXPECT_GE(same_prim, hits - hits / 1000) << label << ", lanes " << (1u << shift);
+    }
+}
+
+TEST(TraverseCuda, RaysWalkedByGroupsOfLanesFindTheSameHits) {
+    WF_REQUIRE_CUDA_DEVICE();
+    // Deep enough that the lanes of a group hand entries on many times per ray.
+    const TestScene soup = test::random_soup(41, 40000, 2000, {}, 10.0f);
+    expect_groups_agree(soup, mixed_rays(42, 12.0f, 20000, 64), "soup");
+    expect_groups_agree(duplicates_scene(), mixed_rays(43, 1.5f, 3000, 32), "duplicates", true);
+    expect_groups_agree(one_sphere_scene(), mixed_rays(44, 2.0f, 1000, 16), "one sphere");
+    const TestScene balls = test::random_soup(45, 0, 3000, {}, 10.0f);
+    expect_groups_agree(balls, mixed_rays(46, 12.0f, 10000, 32), "spheres");
+}
+
 // Any hit in both orders on the device against brute force on the host, over
 // t_max drawn from nothing to past the scene, so that both answers are common.
 // Rays whose nearest hit lies within rounding of t_max may be answered either

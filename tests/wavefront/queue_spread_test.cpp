@@ -78,6 +78,47 @@ TEST(QueueSpread, EveryItemRunsOnceForAnyCountCapacityAndRoom) {
             }
 }
 
+// With group walks from a spread of 1 << from lanes on, the ordinary launch leaves
+// those items to the group launch, where every lane of an item's spread calls the
+// body, with the item its thread index names; between the two, every item runs once.
+TEST(QueueSpread, GroupLaunchesTakeTheItemsTheOrdinaryOneLeaves) {
+    RoomCpuBackend backend;
+    for (uint32_t from : {1u, 2u, 3u, 5u, 6u})
+        for (uint32_t capacity : {1u, 5u, 33u, 640u, (1u << 21) + 5u})
+            for (uint32_t count : {0u, 1u, 20u, 21u, 33u, 4224u, 4225u, 70000u})
+                for (uint32_t room : {0u, 17u, 640u, 135168u}) {
+                    backend.room = room;
+                    std::vector<uint32_t> size{count};
+                    const uint32_t items = count < capacity ? count : capacity;
+                    auto ordinary = std::make_unique<std::atomic<uint32_t>[]>(capacity);
+                    auto grouped = std::make_unique<std::atomic<uint32_t>[]>(capacity);
+                    std::atomic<uint32_t>* o = ordinary.get();
+                    std::atomic<uint32_t>* g = grouped.get();
+                    std::atomic<uint32_t> misplaced{0};
+                    std::atomic<uint32_t>* bad = &misplaced;
+                    for_all_items<0, 8>(
+                        backend, "ordinary_test", size.data(), capacity, 1,
+                        [=](uint32_t i) { o[i].fetch_add(1, std::memory_order_relaxed); }, from);
+                    for_all_items<0, 8, true>(
+                        backend, "group_test", size.data(), capacity, 1,
+                        [=](uint32_t i, uint32_t t, uint32_t shift) {
+                            g[i].fetch_add(1, std::memory_order_relaxed);
+                            bad->fetch_add((t >> shift) == i && shift >= from ? 0u : 1u);
+                        },
+                        from);
+                    const uint32_t shift = lanes_shift_per_item(items, room < capacity ? room : capacity);
+                    const bool groups = shift >= from;
+                    uint32_t wrong = 0;
+                    for (uint32_t i = 0; i < capacity; ++i) {
+                        const bool item = i < items;
+                        wrong += o[i].load() != (item && !groups ? 1u : 0u);
+                        wrong += g[i].load() != (item && groups ? 1u << shift : 0u);
+                    }
+                    EXPECT_EQ(wrong + misplaced.load(), 0u)
+                        << "from " << from << ", capacity " << capacity << ", count " << count << ", room " << room;
+                }
+}
+
 TEST(QueueSpread, OnlySpreadingStagesAndWarpsHaveRoom) {
     RoomCpuBackend warps;
     warps.room = 640;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "accel/traverse.h"
+#include "accel/traverse_group.h"
 #include "wavefront/queues.h"
 #include "wavefront/stages/leaf_order.h"
 
@@ -24,12 +25,29 @@ inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 // (H200, bench_traversal, bench/NOTES.md): theirs is compiled without it.
 inline constexpr bool spreads_small_launches(RayCoherence rays) { return rays == RayCoherence::kScatteredRays; }
 
+// Rays that a small launch spreads over 1 << kGroupWalkFromShift lanes or more are
+// walked by their lanes together (intersect_closest_group), in scenes of at least
+// kGroupWalkMinPrims primitives. H200, bench_traversal, against main's binary in
+// the same call: MetalRoughSpheres' bounces 2+ 0.190-0.194 -> 0.214-0.217 G rays/s
+// and all bounces 0.691-0.697 -> 0.723-0.731 (+4-6%); in another call groups from
+// 2 lanes did no better than from 8, and from 4 best. bumps-1M and -10M, whose late
+// launches hold 17k rays and more, pt's scenes and the sphere field within 0.6%
+// either way (bench/NOTES.md). The group walks run in a launch of their own: in the
+// same kernel they made the ordinary walk spill and cost bumps-1M's full launches
+// 2-6%.
+inline constexpr uint32_t kGroupWalkFromShift = 2;
+// Below this many primitives walks are short and the second launch is not made:
+// with it, pt's scenes (a few hundred primitives) ran 0-0.4% slower.
+#ifndef WF_GROUP_WALK_MIN_PRIMS
+#define WF_GROUP_WALK_MIN_PRIMS 65536u
+#endif
+inline constexpr uint32_t kGroupWalkMinPrims = WF_GROUP_WALK_MIN_PRIMS;
+
 template <LeafOrder kOrder, bool kSpread, class Backend, class PathView>
 void intersect_closest_in_order(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                                 SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
-    auto trace = WF_LAMBDA(uint32_t slot) {
-        Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
-        Hit hit = intersect_closest<kOrder>(geometry, ray, kInfinity);
+    // The hit's outcome, written by one lane per ray.
+    auto record = WF_LAMBDA(uint32_t slot, const Hit& hit) {
         if (hit.prim == kNoHit) {
             paths.alive[slot] = 0;
             if (escaped.items) escaped.push(slot);
@@ -41,8 +59,25 @@ void intersect_closest_in_order(Backend& backend, const char* name, const Geomet
         paths.hit_v[slot] = hit.v;
         surface.push(slot);
     };
-    for_all_queued<kIntersectClosestBlocksPerSm, kSpread ? kIntersectClosestBlocksPerSm : 0u>(backend, name, active,
-                                                                                             trace);
+    auto trace = WF_LAMBDA(uint32_t slot) {
+        const Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
+        record(slot, intersect_closest<kOrder>(geometry, ray, kInfinity));
+    };
+    if constexpr (kSpread) {
+        const uint32_t groups_from = geometry.num_prims() >= kGroupWalkMinPrims ? kGroupWalkFromShift : 6u;
+        for_all_queued<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active, trace,
+                                                                                   groups_from);
+        // A ray spread far enough is walked by its lanes together.
+        auto trace_group = WF_LAMBDA(uint32_t slot, uint32_t t, uint32_t shift) {
+            const Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
+            const Hit hit = intersect_closest_group(geometry, ray, kInfinity, t & 31u, shift);
+            if ((t & ((1u << shift) - 1u)) == 0) record(slot, hit);
+        };
+        for_all_queued_in_groups<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active,
+                                                                                            trace_group, groups_from);
+    } else {
+        for_all_queued<kIntersectClosestBlocksPerSm>(backend, name, active, trace);
+    }
 }
 
 template <class Backend, class PathView>
