@@ -1,4 +1,4 @@
-// Closest hit of one ray by a group of lanes that share its walk: for launches too
+// Closest hit (and any hit) of one ray by a group of lanes that share its walk: for launches too
 // small to fill the GPU, where a ray's time is a chain of dependent node loads and
 // the lanes beside it would otherwise idle (wavefront/queues.h spreads such
 // launches over 2..32 lanes per ray).
@@ -7,16 +7,18 @@
 // stack, and all of them step together: one node or one leaf per lane per step.
 // After each step the group shares its nearest hit (so every lane culls by the
 // best t any of them found) and lanes left without work take the top entry of a
-// busy lane's stack: the node a single walk would visit next but one. So the k
-// lanes of a ray walk the front of the nearest-first order k nodes at a time, and
+// busy lane's stack: the node that lane's own walk would pop next. So the k lanes
+// of a ray walk the front of the nearest-first order k nodes at a time, and
 // the walk takes fewer dependent steps, at the cost of the nodes a single walk
 // would have culled by the time it got to them. Giving the bottom entry instead
 // (the farthest node pushed nearest the root, the largest subtree left: work
 // stealing's usual choice) walked MetalRoughSpheres' late bounces 0-9% slower
-// (H200, bench/NOTES.md): those far subtrees are the ones a near hit culls.
+// (H200, bench/NOTES.md): those far subtrees are the ones a near hit culls. Any
+// hit walks the same way and ends when a lane of the group finds a hit. Leaves are
+// tested as they are reached (LeafOrder::kImmediate), whatever the launch's order.
 //
 // Device only: the CPU runs no warps and never spreads, so there a group is one
-// lane and this is intersect_closest.
+// lane and these are intersect_closest and intersect_any.
 #pragma once
 
 #include <cstdint>
@@ -35,13 +37,12 @@ __device__ __forceinline__ uint32_t group_lane_mask(uint32_t warp_lane, uint32_t
 }
 #endif
 
-// Every lane of the group calls this together with the same ray and t_max;
-// warp_lane is the calling thread's lane in its warp, shift the group's size as a
-// power of two (0..5). Every lane returns the same hit: the nearest t, as
-// intersect_closest finds it (where primitives share that t, either may be named).
-WF_HD_INLINE Hit intersect_closest_group(const GeometryView& g, const Ray& ray, float t_max, uint32_t warp_lane,
-                                         uint32_t shift) {
 #if WF_DEVICE_CODE
+// The group's walk for closest hit, or for any hit (kAny: the walk ends at the first
+// hit any lane finds, and best.prim says whether there was one).
+template <bool kAny>
+__device__ __forceinline__ Hit walk_in_group(const GeometryView& g, const Ray& ray, float t_max, uint32_t warp_lane,
+                                             uint32_t shift) {
     Hit best;
     best.t = t_max;
     if (g.num_prims() == 0) return best;
@@ -76,8 +77,10 @@ WF_HD_INLINE Hit intersect_closest_group(const GeometryView& g, const Ray& ray, 
             if (is_leaf_ref(ref)) {
                 const uint32_t first = leaf_ref_first(ref), end = first + leaf_ref_count(ref);
                 for (uint32_t i = first; i < end; ++i)
-                    if (intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, t_group, &best))
+                    if (intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, t_group, &best)) {
+                        if (kAny) break;
                         t_group = best.t;
+                    }
                 live = pop(&ref);
             } else {
                 const OrientedNode n = load_oriented_node(g.traversal_nodes, ref, q);
@@ -89,10 +92,19 @@ WF_HD_INLINE Hit intersect_closest_group(const GeometryView& g, const Ray& ray, 
                 }
             }
         }
-        // The group's nearest hit (t >= 0, so its bits order as the floats do).
-        uint32_t t_bits = float_to_bits(t_group);
-        for (uint32_t d = 1; d < (1u << shift); d <<= 1) t_bits = ::min(t_bits, __shfl_xor_sync(group, t_bits, d));
-        t_group = bits_to_float(t_bits);
+        if (kAny) {
+            const uint32_t found = __ballot_sync(group, best.prim != kNoHit) & group;
+            if (found != 0) {
+                best.prim = __shfl_sync(group, best.prim, __ffs(found) - 1);
+                return best;
+            }
+        } else {
+            // The group's nearest hit (t >= 0, so its bits order as the floats do).
+            uint32_t t_bits = float_to_bits(t_group);
+            for (uint32_t d = 1; d < (1u << shift); d <<= 1)
+                t_bits = ::min(t_bits, __shfl_xor_sync(group, t_bits, d));
+            t_group = bits_to_float(t_bits);
+        }
 
         // Idle lanes have empty stacks: when none is live, the walk is over.
         const uint32_t busy = __ballot_sync(group, live) & group;
@@ -123,10 +135,34 @@ WF_HD_INLINE Hit intersect_closest_group(const GeometryView& g, const Ray& ray, 
     best.u = __shfl_sync(group, best.u, src);
     best.v = __shfl_sync(group, best.v, src);
     return best;
+}
+#endif
+
+// Every lane of the group calls this together with the same ray and t_max;
+// warp_lane is the calling thread's lane in its warp, shift the group's size as a
+// power of two (0..5). Every lane returns the same hit: the nearest t, as
+// intersect_closest finds it (where primitives share that t, either may be named).
+WF_HD_INLINE Hit intersect_closest_group(const GeometryView& g, const Ray& ray, float t_max, uint32_t warp_lane,
+                                         uint32_t shift) {
+#if WF_DEVICE_CODE
+    return walk_in_group<false>(g, ray, t_max, warp_lane, shift);
 #else
     (void)warp_lane;
     (void)shift;
     return intersect_closest(g, ray, t_max);
+#endif
+}
+
+// intersect_any by the group: whether any primitive is hit in (0, t_max); every
+// lane returns the same answer.
+WF_HD_INLINE bool intersect_any_group(const GeometryView& g, const Ray& ray, float t_max, uint32_t warp_lane,
+                                      uint32_t shift) {
+#if WF_DEVICE_CODE
+    return walk_in_group<true>(g, ray, t_max, warp_lane, shift).prim != kNoHit;
+#else
+    (void)warp_lane;
+    (void)shift;
+    return intersect_any(g, ray, t_max);
 #endif
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "accel/traverse_group.h"
 #include "engine/backend/cuda_backend.cuh"
 
 namespace wf {
@@ -29,6 +30,17 @@ struct DeviceRays {
                                 nullptr,      nodes.data(),               prims.data()};
     }
 };
+
+// The threads of a launch that gives each of `rays` rays 1 << shift lanes.
+uint32_t group_threads(const char* what, size_t rays, uint32_t shift) {
+    if (shift < 1 || shift > 5)
+        throw std::invalid_argument(std::string(what) + ": shift " + std::to_string(shift) +
+                                    " (groups of 2 to 32 lanes)");
+    if (uint64_t(rays) << shift > 0xFFFFFFFFu)
+        throw std::invalid_argument(std::string(what) + ": " + std::to_string(rays) + " rays of " +
+                                    std::to_string(1u << shift) + " lanes each exceed a launch");
+    return uint32_t(rays) << shift;
+}
 
 }  // namespace
 
@@ -58,12 +70,9 @@ std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, con
 std::vector<Hit> closest_hits_on_gpu_in_groups(const std::vector<Triangle>& triangles,
                                                const std::vector<Sphere>& spheres, const TraversalArrays& traversal,
                                                const std::vector<Ray>& rays, uint32_t shift) {
-    if (shift < 1 || shift > 5)
-        throw std::invalid_argument("closest_hits_on_gpu_in_groups: shift " + std::to_string(shift) +
-                                    " (groups of 2 to 32 lanes)");
+    const uint32_t threads = group_threads("closest_hits_on_gpu_in_groups", rays.size(), shift);
     CudaBackend be;
     DeviceRays d(triangles, spheres, traversal, rays);
-    const uint32_t threads = uint32_t(rays.size()) << shift;
     CudaBuffer<Hit> hit_buf;
     hit_buf.resize(threads);
     const GeometryView g = d.geometry;
@@ -77,6 +86,33 @@ std::vector<Hit> closest_hits_on_gpu_in_groups(const std::vector<Triangle>& tria
     be.synchronize();
     std::vector<Hit> out(threads);
     hit_buf.download(out.data(), out.size());
+    return out;
+}
+
+std::vector<uint8_t> any_hits_on_gpu_in_groups(const std::vector<Triangle>& triangles,
+                                               const std::vector<Sphere>& spheres, const TraversalArrays& traversal,
+                                               const std::vector<Ray>& rays, const std::vector<float>& t_max,
+                                               uint32_t shift) {
+    const uint32_t threads = group_threads("any_hits_on_gpu_in_groups", rays.size(), shift);
+    if (t_max.size() != rays.size())
+        throw std::invalid_argument("any_hits_on_gpu_in_groups: " + std::to_string(t_max.size()) + " t_max values for " +
+                                    std::to_string(rays.size()) + " rays");
+    CudaBackend be;
+    DeviceRays d(triangles, spheres, traversal, rays);
+    CudaBuffer<float> t_buf;
+    CudaBuffer<uint8_t> any_buf;
+    t_buf.upload(t_max);
+    any_buf.resize(threads);
+    const GeometryView g = d.geometry;
+    const Ray* r = d.rays.data();
+    const float* tm = t_buf.data();
+    uint8_t* any = any_buf.data();
+    be.parallel_for("any_hits_in_groups", threads, [=] __device__(uint32_t t) {
+        any[t] = intersect_any_group(g, r[t >> shift], tm[t >> shift], t & 31u, shift) ? 1 : 0;
+    });
+    be.synchronize();
+    std::vector<uint8_t> out(threads);
+    any_buf.download(out.data(), out.size());
     return out;
 }
 

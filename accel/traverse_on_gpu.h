@@ -9,7 +9,6 @@
 
 #include "accel/traversal_bvh_build.h"
 #include "accel/traverse.h"
-#include "accel/traverse_group.h"
 #include "engine/scene_types.h"
 
 namespace wf {
@@ -23,6 +22,12 @@ std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, con
 std::vector<Hit> closest_hits_on_gpu_in_groups(const std::vector<Triangle>& triangles,
                                                const std::vector<Sphere>& spheres, const TraversalArrays& traversal,
                                                const std::vector<Ray>& rays, uint32_t shift);
+
+// intersect_any_group's answers, as closest_hits_on_gpu_in_groups lays them out.
+std::vector<uint8_t> any_hits_on_gpu_in_groups(const std::vector<Triangle>& triangles,
+                                               const std::vector<Sphere>& spheres, const TraversalArrays& traversal,
+                                               const std::vector<Ray>& rays, const std::vector<float>& t_max,
+                                               uint32_t shift);
 
 // Per ray, 1 where intersect_any finds a hit in (0, t_max[i]), else 0.
 std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,

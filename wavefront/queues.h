@@ -76,7 +76,8 @@ uint32_t spread_room(const Backend& backend) {
 // items to a second one with kGroups, where every lane of an item's spread calls
 // body(i, t, shift) (t: the thread's index, whose low 5 bits are its lane in the
 // warp; 1 << shift: the lanes sharing item i, consecutive in one warp). That
-// launch holds at most `room` threads, and does nothing below groups_from.
+// launch holds at most `room` threads, and does nothing below groups_from. Both
+// launches carry the stage's name, so its statistics count two launches.
 template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, bool kGroups = false, class Backend, class F>
 void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
                    F body, uint32_t groups_from = 6u) {
@@ -98,7 +99,10 @@ void for_all_items(Backend& backend, const char* name, const uint32_t* count, ui
             const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
             const uint32_t shift = lanes_shift_per_item(total, room);
             if (shift < groups_from) return;
-            // total << (shift + 1) <= room: one pass, each item once.
+            // total << shift <= room (lanes_shift_per_item): one pass, each item once,
+            // and every lane of a group below room. (On a geometry with group walks this
+            // launch holds `room` threads even when the count leaves them nothing to do:
+            // no cost measured on the meshes of bench/NOTES.md.)
             for (uint64_t i = t >> shift; i < total; i += room >> shift) body(uint32_t(i), t, shift);
         });
     } else {
@@ -158,8 +162,17 @@ struct WorkQueue {
 // Calls fn(index) for every item in the queue (for the template arguments, see
 // for_all_items).
 template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, class Backend, class ItemView, class F>
-void for_all_queued(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn) {
-    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(backend, name, queue.size, queue.capacity, 1, fn);
+void for_all_queued(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn, uint32_t groups_from = 6u) {
+    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(backend, name, queue.size, queue.capacity, 1, fn, groups_from);
+}
+
+// Calls fn(index, t, shift) on every lane of the items that for_all_queued with the
+// same groups_from leaves to groups (for_all_items' kGroups).
+template <uint32_t MinBlocksPerSm, uint32_t SpreadBlocksPerSm, class Backend, class ItemView, class F>
+void for_all_queued_in_groups(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn,
+                              uint32_t groups_from) {
+    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm, true>(backend, name, queue.size, queue.capacity, 1, fn,
+                                                           groups_from);
 }
 
 }  // namespace wf

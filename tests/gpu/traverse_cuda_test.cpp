@@ -136,7 +136,7 @@ TEST(TraverseCuda, RaysWalkedByGroupsOfLanesFindTheSameHits) {
     expect_groups_agree(balls, mixed_rays(46, 12.0f, 10000, 32), "spheres");
 }
 
-// Any hit in both orders on the device against brute force on the host, over
+// Any hit in both orders, and by groups of lanes, on the device against brute force on the host, over
 // t_max drawn from nothing to past the scene, so that both answers are common.
 // Rays whose nearest hit lies within rounding of t_max may be answered either
 // way (device fused multiply-adds); those are counted, and must stay rare.
@@ -146,8 +146,23 @@ void expect_any_hits_agree(const TestScene& s, const std::vector<Ray>& rays, flo
     test::Random rng(seed);
     std::vector<float> t_max(rays.size());
     for (float& t : t_max) t = rng.uniform(0.0f, 3.0f * extent);
-    for (LeafOrder order : {LeafOrder::kImmediate, LeafOrder::kPostponed}) {
-        const std::vector<uint8_t> any = any_hits_on_gpu(s.triangles, s.spheres, s.traversal, rays, t_max, order);
+    // Each leaf order, then groups of 2..32 lanes per ray (every lane must answer alike).
+    for (uint32_t variant = 0; variant < 7; ++variant) {
+        const uint32_t shift = variant < 2 ? 0u : variant - 1u;
+        std::vector<uint8_t> any;
+        if (shift == 0) {
+            any = any_hits_on_gpu(s.triangles, s.spheres, s.traversal, rays, t_max,
+                                  variant == 0 ? LeafOrder::kImmediate : LeafOrder::kPostponed);
+        } else {
+            const std::vector<uint8_t> lanes = any_hits_on_gpu_in_groups(s.triangles, s.spheres, s.traversal, rays,
+                                                                         t_max, shift);
+            ASSERT_EQ(lanes.size(), rays.size() << shift);
+            for (size_t i = 0; i < rays.size(); ++i) {
+                for (uint32_t j = 1; j < (1u << shift); ++j)
+                    ASSERT_EQ(lanes[(i << shift) | j], lanes[i << shift]) << label << " ray " << i << ", lane " << j;
+                any.push_back(lanes[i << shift]);
+            }
+        }
         ASSERT_EQ(any.size(), rays.size());
         uint32_t occluded = 0, clear = 0, near_edge = 0;
         for (size_t i = 0; i < rays.size(); ++i) {
@@ -155,17 +170,18 @@ void expect_any_hits_agree(const TestScene& s, const std::vector<Ray>& rays, flo
             (ref ? occluded : clear)++;
             if (bool(any[i]) == ref) continue;
             const Hit nearest = test::brute_force_closest(g, rays[i], kInfinity);
-            ASSERT_TRUE(nearest.found()) << label << " ray " << i;
-            ASSERT_NEAR(nearest.t, t_max[i], 1e-5f * std::fmax(1.0f, t_max[i])) << label << " ray " << i;
+            ASSERT_TRUE(nearest.found()) << label << " ray " << i << ", variant " << variant;
+            ASSERT_NEAR(nearest.t, t_max[i], 1e-5f * std::fmax(1.0f, t_max[i]))
+                << label << " ray " << i << ", variant " << variant;
             ++near_edge;
         }
         EXPECT_GT(occluded, rays.size() / 20) << label;  // the comparison is not vacuous
         EXPECT_GT(clear, rays.size() / 20) << label;
-        EXPECT_LE(near_edge, rays.size() / 10000) << label;
+        EXPECT_LE(near_edge, rays.size() / 10000) << label << ", variant " << variant;
     }
 }
 
-TEST(TraverseCuda, AnyHitFindsTheSameOccludersInBothLeafOrders) {
+TEST(TraverseCuda, AnyHitFindsTheSameOccludersInBothLeafOrdersAndInGroups) {
     WF_REQUIRE_CUDA_DEVICE();
     const TestScene soup = test::random_soup(31, 4000, 400, {}, 10.0f);
     expect_any_hits_agree(soup, mixed_rays(32, 12.0f, 40000, 128), 10.0f, 33, "soup");

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/backend/cpu_backend.h"
+#include "tests/accel/accel_test_scene.h"
 #include "wavefront/stages/intersect_closest.h"
 
 namespace wf {
@@ -86,12 +87,14 @@ TEST(QueueSpread, GroupLaunchesTakeTheItemsTheOrdinaryOneLeaves) {
     for (uint32_t from : {1u, 2u, 3u, 5u, 6u})
         for (uint32_t capacity : {1u, 5u, 33u, 640u, (1u << 21) + 5u})
             for (uint32_t count : {0u, 1u, 20u, 21u, 33u, 4224u, 4225u, 70000u})
-                for (uint32_t room : {0u, 17u, 640u, 135168u}) {
+                for (uint32_t room : {0u, 17u, 640u, 135168u, 1u << 22}) {
                     backend.room = room;
                     std::vector<uint32_t> size{count};
                     const uint32_t items = count < capacity ? count : capacity;
                     auto ordinary = std::make_unique<std::atomic<uint32_t>[]>(capacity);
                     auto grouped = std::make_unique<std::atomic<uint32_t>[]>(capacity);
+                    auto lanes = std::make_unique<std::atomic<uint32_t>[]>(capacity);  // bits: lanes in the warp
+                    std::atomic<uint32_t>* l = lanes.get();
                     std::atomic<uint32_t>* o = ordinary.get();
                     std::atomic<uint32_t>* g = grouped.get();
                     std::atomic<uint32_t> misplaced{0};
@@ -103,20 +106,88 @@ TEST(QueueSpread, GroupLaunchesTakeTheItemsTheOrdinaryOneLeaves) {
                         backend, "group_test", size.data(), capacity, 1,
                         [=](uint32_t i, uint32_t t, uint32_t shift) {
                             g[i].fetch_add(1, std::memory_order_relaxed);
+                            l[i].fetch_or(1u << (t & 31u), std::memory_order_relaxed);
                             bad->fetch_add((t >> shift) == i && shift >= from ? 0u : 1u);
                         },
                         from);
-                    const uint32_t shift = lanes_shift_per_item(items, room < capacity ? room : capacity);
+                    const uint32_t launched = capacity < kQueueLaunchThreads ? capacity : kQueueLaunchThreads;
+                    const uint32_t shift = lanes_shift_per_item(items, room < launched ? room : launched);
                     const bool groups = shift >= from;
                     uint32_t wrong = 0;
                     for (uint32_t i = 0; i < capacity; ++i) {
                         const bool item = i < items;
                         wrong += o[i].load() != (item && !groups ? 1u : 0u);
                         wrong += g[i].load() != (item && groups ? 1u << shift : 0u);
+                        // Each lane of the item's group once: 1 << shift consecutive lanes from a
+                        // multiple of 1 << shift, all in one warp.
+                        const uint32_t size = 1u << shift;
+                        const uint32_t group = (size == 32u ? ~0u : (1u << size) - 1u) << ((i << shift) & 31u);
+                        wrong += l[i].load() != (item && groups ? group : 0u);
                     }
                     EXPECT_EQ(wrong + misplaced.load(), 0u)
                         << "from " << from << ", capacity " << capacity << ", count " << count << ", room " << room;
                 }
+}
+
+// The closest-hit stage over a tree whose walks are long enough for group walks
+// (group_walks_from), on the warp-less backend above: a launch of a few rays spreads
+// them into groups (where one lane per group records the hit), a larger one runs
+// them one per thread; either way every slot goes to the surface or the escaped
+// queue once, with the hit a plain walk finds.
+struct StagePaths {
+    Vec3f* ray_origin;
+    Vec3f* ray_dir;
+    uint8_t* alive;
+    float* hit_t;
+    uint32_t* hit_prim;
+    float* hit_u;
+    float* hit_v;
+};
+
+TEST(QueueSpread, TheClosestHitStageRecordsEachRayOnceFromGroups) {
+    const test::TestScene soup = test::random_soup(51, 3000, 200, {}, 10.0f);
+    GeometryView g = soup.view();
+    g.tree_sah = kPostponeLeavesMinSah;  // long walks, as the GPU would judge them
+    RoomCpuBackend backend;
+    backend.room = 640;
+    ASSERT_EQ(group_walks_from<RoomCpuBackend>(g), kGroupWalkFromShift);
+    for (uint32_t rays : {3u, 20u, 80u, 300u}) {  // 32, 32 and 8 lanes per ray; 2: the ordinary launch
+        const uint32_t slots = 640;  // queues' capacity: a launch as large as the room
+        test::Random rng(52 + rays);
+        std::vector<Vec3f> origin(slots), dir(slots);
+        for (uint32_t i = 0; i < slots; ++i) origin[i] = rng.point_in_box(-12.0f, 12.0f), dir[i] = rng.unit_vector();
+        std::vector<uint8_t> alive(slots, 1);
+        std::vector<float> hit_t(slots, -1.0f), hit_u(slots, -1.0f), hit_v(slots, -1.0f);
+        std::vector<uint32_t> hit_prim(slots, 0xDEADu);
+        StagePaths paths{origin.data(), dir.data(), alive.data(), hit_t.data(), hit_prim.data(), hit_u.data(),
+                         hit_v.data()};
+        std::vector<uint32_t> active_items(slots), surface_items(slots), escaped_items(slots);
+        for (uint32_t i = 0; i < rays; ++i) active_items[i] = slots - 1 - 2 * i;  // odd slots, backwards
+        std::vector<uint32_t> sizes{rays, 0, 0};
+        intersect_closest(backend, "closest_test", g, paths, SlotQueue<StagePaths>{active_items.data(), &sizes[0], slots},
+                          SlotQueue<StagePaths>{surface_items.data(), &sizes[1], slots},
+                          SlotQueue<StagePaths>{escaped_items.data(), &sizes[2], slots}, RayCoherence::kScatteredRays);
+        ASSERT_EQ(sizes[1] + sizes[2], rays) << rays << " rays";
+        std::vector<uint32_t> pushed(slots, 0);
+        for (uint32_t i = 0; i < sizes[1]; ++i) pushed[surface_items[i]] += 1;
+        for (uint32_t i = 0; i < sizes[2]; ++i) pushed[escaped_items[i]] += 10;
+        uint32_t hits = 0;
+        for (uint32_t s = 0; s < slots; ++s) {
+            const Hit ref = intersect_closest(g, Ray{origin[s], dir[s]}, kInfinity);
+            if ((s & 1u) == 0 || s < slots - 2 * rays) {  // not queued: untouched
+                EXPECT_EQ(pushed[s], 0u) << s;
+                EXPECT_EQ(hit_prim[s], 0xDEADu) << s;
+                continue;
+            }
+            EXPECT_EQ(pushed[s], ref.found() ? 1u : 10u) << rays << " rays, slot " << s;
+            EXPECT_EQ(alive[s], ref.found() ? 1u : 0u) << rays << " rays, slot " << s;
+            if (!ref.found()) continue;
+            ++hits;
+            EXPECT_EQ(hit_t[s], ref.t) << rays << " rays, slot " << s;
+            EXPECT_EQ(hit_prim[s], ref.prim) << rays << " rays, slot " << s;
+        }
+        EXPECT_GT(hits, 0u) << rays << " rays";  // not vacuous
+    }
 }
 
 TEST(QueueSpread, OnlySpreadingStagesAndWarpsHaveRoom) {

@@ -25,24 +25,6 @@ inline constexpr uint32_t kIntersectClosestBlocksPerSm = 8;
 // (H200, bench_traversal, bench/NOTES.md): theirs is compiled without it.
 inline constexpr bool spreads_small_launches(RayCoherence rays) { return rays == RayCoherence::kScatteredRays; }
 
-// Rays that a small launch spreads over 1 << kGroupWalkFromShift lanes or more are
-// walked by their lanes together (intersect_closest_group), in scenes of at least
-// kGroupWalkMinPrims primitives. H200, bench_traversal, against main's binary in
-// the same call: MetalRoughSpheres' bounces 2+ 0.190-0.194 -> 0.214-0.217 G rays/s
-// and all bounces 0.691-0.697 -> 0.723-0.731 (+4-6%); in another call groups from
-// 2 lanes did no better than from 8, and from 4 best. bumps-1M and -10M, whose late
-// launches hold 17k rays and more, pt's scenes and the sphere field within 0.6%
-// either way (bench/NOTES.md). The group walks run in a launch of their own: in the
-// same kernel they made the ordinary walk spill and cost bumps-1M's full launches
-// 2-6%.
-inline constexpr uint32_t kGroupWalkFromShift = 2;
-// Below this many primitives walks are short and the second launch is not made:
-// with it, pt's scenes (a few hundred primitives) ran 0-0.4% slower.
-#ifndef WF_GROUP_WALK_MIN_PRIMS
-#define WF_GROUP_WALK_MIN_PRIMS 65536u
-#endif
-inline constexpr uint32_t kGroupWalkMinPrims = WF_GROUP_WALK_MIN_PRIMS;
-
 template <LeafOrder kOrder, bool kSpread, class Backend, class PathView>
 void intersect_closest_in_order(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                                 SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
@@ -64,7 +46,7 @@ void intersect_closest_in_order(Backend& backend, const char* name, const Geomet
         record(slot, intersect_closest<kOrder>(geometry, ray, kInfinity));
     };
     if constexpr (kSpread) {
-        const uint32_t groups_from = geometry.num_prims() >= kGroupWalkMinPrims ? kGroupWalkFromShift : 6u;
+        const uint32_t groups_from = group_walks_from<Backend>(geometry);
         for_all_queued<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active, trace,
                                                                                    groups_from);
         // A ray spread far enough is walked by its lanes together.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "accel/traverse.h"
+#include "accel/traverse_group.h"
 #include "engine/film.h"
 #include "materials/emitters.h"
 #include "wavefront/queues.h"
@@ -24,11 +25,26 @@ template <LeafOrder kOrder, class Backend>
 void intersect_shadow_in_order(Backend& backend, const char* name, const GeometryView& geometry,
                                WorkQueue<ShadowRayView> shadow, FilmView film) {
     constexpr uint32_t kBlocks = kIntersectShadowResidentBlocks;
-    for_all_queued<kBlocks, kBlocks>(backend, name, shadow, WF_LAMBDA(uint32_t i) {
-        const ShadowRayView& r = shadow.items;
-        if (!intersect_any<kOrder>(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i]))
-            film.add(r.pixel[i], r.contribution[i]);
-    });
+    const uint32_t groups_from = group_walks_from<Backend>(geometry);
+    for_all_queued<kBlocks, kBlocks>(
+        backend, name, shadow,
+        WF_LAMBDA(uint32_t i) {
+            const ShadowRayView& r = shadow.items;
+            if (!intersect_any<kOrder>(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i]))
+                film.add(r.pixel[i], r.contribution[i]);
+        },
+        groups_from);
+    if constexpr (Backend::kRunsInWarps) {
+        // A ray spread far enough is walked by its lanes together (group_walks_from).
+        for_all_queued_in_groups<kBlocks, kBlocks>(
+            backend, name, shadow,
+            WF_LAMBDA(uint32_t i, uint32_t t, uint32_t shift) {
+                const ShadowRayView& r = shadow.items;
+                const bool hit = intersect_any_group(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i], t & 31u, shift);
+                if (!hit && (t & ((1u << shift) - 1u)) == 0) film.add(r.pixel[i], r.contribution[i]);
+            },
+            groups_from);
+    }
 }
 
 // Shadow rays run from many surface points toward many light points: scattered

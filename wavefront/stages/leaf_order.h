@@ -40,6 +40,29 @@ LeafOrder leaf_order_for(RayCoherence rays, const GeometryView& geometry) {
     return postpone ? LeafOrder::kPostponed : LeafOrder::kImmediate;
 }
 
+// Where walks are long by the same measure, a small launch of scattered or shadow
+// rays that spreads its rays over 1 << kGroupWalkFromShift lanes or more
+// (lanes_shift_per_item) has each ray walked by its lanes together
+// (accel/traverse_group.h), in a launch of its own (for_all_queued_in_groups): in
+// the same kernel the group walk made the ordinary walk spill and cost bumps-1M's
+// full launches 2-6%. H200, bench_traversal, against main in the same call:
+// MetalRoughSpheres (SAH 55) bounces 2+ 0.185-0.192 -> 0.214-0.219 G rays/s, all
+// bounces 0.677-0.694 -> 0.718-0.738 (+6%), shadow rays 0.618-0.626 -> 0.682-0.687
+// (+10%); bumps-1M within 0.6%, bumps-10M shadow rays +2.3%. Groups from 2 lanes
+// and from 8 did less well than from 4 (closest hit). Where walks are short they
+// lose (closest hit): pt's scenes 0-0.4% with groups in every scene, the sphere
+// field (SAH 5-8) at 512k and 4M spheres 0.4-0.6% with groups from 65536
+// primitives; under this rule both run as before (bench/NOTES.md).
+inline constexpr uint32_t kGroupWalkFromShift = 2;
+
+// The spread from which a launch over this geometry walks its rays in groups
+// (for_all_items' groups_from; 6: never).
+template <class Backend>
+uint32_t group_walks_from(const GeometryView& geometry) {
+    const bool groups = Backend::kRunsInWarps && geometry.tree_sah >= kPostponeLeavesMinSah;
+    return groups ? kGroupWalkFromShift : 6u;
+}
+
 // Calls launch(order) with the launch's leaf order (leaf_order_for) as a
 // compile-time constant, std::integral_constant<LeafOrder, ...>, so a stage
 // writes its kernel once as a template on the order. The CPU never postpones,
