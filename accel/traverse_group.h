@@ -39,7 +39,7 @@ __device__ __forceinline__ uint32_t group_lane_mask(uint32_t warp_lane, uint32_t
 
 #if WF_DEVICE_CODE
 // The group's walk for closest hit, or for any hit (kAny: the walk ends at the first
-// hit any lane finds, and best.prim says whether there was one).
+// hit any lane finds, and only best.prim means anything: whether there was one).
 template <bool kAny>
 __device__ __forceinline__ Hit walk_in_group(const GeometryView& g, const Ray& ray, float t_max, uint32_t warp_lane,
                                              uint32_t shift) {

@@ -31,6 +31,28 @@ struct DeviceRays {
     }
 };
 
+// DeviceRays with each ray's t_max, and room for `answers` any-hit answers.
+struct DeviceShadowRays : DeviceRays {
+    CudaBuffer<float> t_max;
+    CudaBuffer<uint8_t> any;
+
+    DeviceShadowRays(const char* what, const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                     const TraversalArrays& traversal, const std::vector<Ray>& ray_list,
+                     const std::vector<float>& ray_t_max, size_t answers)
+        : DeviceRays(triangles, spheres, traversal, ray_list) {
+        if (ray_t_max.size() != ray_list.size())
+            throw std::invalid_argument(std::string(what) + ": " + std::to_string(ray_t_max.size()) +
+                                        " t_max values for " + std::to_string(ray_list.size()) + " rays");
+        t_max.upload(ray_t_max);
+        any.resize(answers);
+    }
+    std::vector<uint8_t> answers() const {
+        std::vector<uint8_t> out(any.size());
+        any.download(out.data(), out.size());
+        return out;
+    }
+};
+
 // The threads of a launch that gives each of `rays` rays 1 << shift lanes.
 uint32_t group_threads(const char* what, size_t rays, uint32_t shift) {
     if (shift < 1 || shift > 5)
@@ -94,44 +116,28 @@ std::vector<uint8_t> any_hits_on_gpu_in_groups(const std::vector<Triangle>& tria
                                                const std::vector<Ray>& rays, const std::vector<float>& t_max,
                                                uint32_t shift) {
     const uint32_t threads = group_threads("any_hits_on_gpu_in_groups", rays.size(), shift);
-    if (t_max.size() != rays.size())
-        throw std::invalid_argument("any_hits_on_gpu_in_groups: " + std::to_string(t_max.size()) + " t_max values for " +
-                                    std::to_string(rays.size()) + " rays");
     CudaBackend be;
-    DeviceRays d(triangles, spheres, traversal, rays);
-    CudaBuffer<float> t_buf;
-    CudaBuffer<uint8_t> any_buf;
-    t_buf.upload(t_max);
-    any_buf.resize(threads);
+    DeviceShadowRays d("any_hits_on_gpu_in_groups", triangles, spheres, traversal, rays, t_max, threads);
     const GeometryView g = d.geometry;
     const Ray* r = d.rays.data();
-    const float* tm = t_buf.data();
-    uint8_t* any = any_buf.data();
+    const float* tm = d.t_max.data();
+    uint8_t* any = d.any.data();
     be.parallel_for("any_hits_in_groups", threads, [=] __device__(uint32_t t) {
         any[t] = intersect_any_group(g, r[t >> shift], tm[t >> shift], t & 31u, shift) ? 1 : 0;
     });
     be.synchronize();
-    std::vector<uint8_t> out(threads);
-    any_buf.download(out.data(), out.size());
-    return out;
+    return d.answers();
 }
 
 std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                                      const TraversalArrays& traversal, const std::vector<Ray>& rays,
                                      const std::vector<float>& t_max, LeafOrder order) {
-    if (t_max.size() != rays.size())
-        throw std::invalid_argument("any_hits_on_gpu: " + std::to_string(t_max.size()) + " t_max values for " +
-                                    std::to_string(rays.size()) + " rays");
     CudaBackend be;
-    DeviceRays d(triangles, spheres, traversal, rays);
-    CudaBuffer<float> t_buf;
-    CudaBuffer<uint8_t> any_buf;
-    t_buf.upload(t_max);
-    any_buf.resize(rays.size());
+    DeviceShadowRays d("any_hits_on_gpu", triangles, spheres, traversal, rays, t_max, rays.size());
     const GeometryView g = d.geometry;
     const Ray* r = d.rays.data();
-    const float* t = t_buf.data();
-    uint8_t* any = any_buf.data();
+    const float* t = d.t_max.data();
+    uint8_t* any = d.any.data();
     if (order == LeafOrder::kImmediate)
         be.parallel_for("any_hits_immediate", uint32_t(rays.size()), [=] __device__(uint32_t i) {
             any[i] = intersect_any<LeafOrder::kImmediate>(g, r[i], t[i]) ? 1 : 0;
@@ -141,9 +147,7 @@ std::vector<uint8_t> any_hits_on_gpu(const std::vector<Triangle>& triangles, con
             any[i] = intersect_any<LeafOrder::kPostponed>(g, r[i], t[i]) ? 1 : 0;
         });
     be.synchronize();
-    std::vector<uint8_t> out(rays.size());
-    any_buf.download(out.data(), out.size());
-    return out;
+    return d.answers();
 }
 
 }  // namespace wf

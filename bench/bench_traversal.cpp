@@ -6,7 +6,8 @@
 // bounces 0..D-1 (bounce 0: camera rays; a path of length L scatters only while L < D)
 // and the shadow rays of bounces 0..D-2. So intersect_closest(D) - intersect_closest(D-1)
 // is the time of bounce D-1's rays and intersect_shadow(D) - intersect_shadow(D-1) that
-// of bounce D-2's shadow rays (intersect_shadow(1) is one launch over an empty queue).
+// of bounce D-2's shadow rays (intersect_shadow(1) is a launch over an empty queue, or
+// two where the tree is deep enough for group walks; the differences cancel them).
 // Ray counts come from the per-bounce queue sizes; the same seed gives the same paths,
 // which is checked. Every launch is timed; --reps sweeps over D = K..1, and for each D
 // the fastest is kept: interference (other processes, clocks) only ever adds time.

@@ -70,7 +70,8 @@ uint32_t spread_room(const Backend& backend) {
 // threads of that many blocks per SM (spread_room, and at most the launch) spreads
 // them over more lanes (lanes_shift_per_item); other stages compile without it.
 // The count must not change during the launch: every thread reads it for itself.
-// Spread items may also be walked by groups of lanes (intersect_closest_group), in
+// Spread items may also be walked by groups of lanes (intersect_closest_group,
+// intersect_any_group: accel/traverse_group.h), in
 // a launch of their own so that the ordinary kernel keeps its registers: from a
 // spread of 1 << groups_from lanes on (6: never), the ordinary launch leaves the
 // items to a second one with kGroups, where every lane of an item's spread calls

@@ -175,8 +175,8 @@ void expect_any_hits_agree(const TestScene& s, const std::vector<Ray>& rays, flo
                 << label << " ray " << i << ", variant " << variant;
             ++near_edge;
         }
-        EXPECT_GT(occluded, rays.size() / 20) << label;  // the comparison is not vacuous
-        EXPECT_GT(clear, rays.size() / 20) << label;
+        EXPECT_GT(occluded, rays.size() / 20) << label << ", variant " << variant;  // not vacuous
+        EXPECT_GT(clear, rays.size() / 20) << label << ", variant " << variant;
         EXPECT_LE(near_edge, rays.size() / 10000) << label << ", variant " << variant;
     }
 }

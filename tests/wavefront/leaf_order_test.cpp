@@ -35,6 +35,18 @@ TEST(LeafOrder, OnlyScatteredRaysOfLongWalksInWarpsPostpone) {
     EXPECT_EQ(leaf_order_for<WarpBackend>(RayCoherence::kScatteredRays, GeometryView{}), LeafOrder::kImmediate);
 }
 
+// Group walks (group_walks_from) follow the same rule, for every scattered or shadow launch.
+TEST(LeafOrder, GroupWalksOnlyWhereWalksAreLongInWarps) {
+    const GeometryView long_walks = tree_of_sah(kPostponeLeavesMinSah);
+    const GeometryView short_walks = tree_of_sah(std::nextafter(kPostponeLeavesMinSah, 0.0f));
+    EXPECT_EQ(group_walks_from<WarpBackend>(long_walks), kGroupWalkFromShift);
+    EXPECT_EQ(group_walks_from<WarpBackend>(short_walks), 6u);
+    EXPECT_EQ(group_walks_from<WarpBackend>(GeometryView{}), 6u);
+    EXPECT_EQ(group_walks_from<CpuBackend>(long_walks), 6u);
+    EXPECT_GE(kGroupWalkFromShift, 1u);  // a group is more than one lane
+    EXPECT_LE(kGroupWalkFromShift, 5u);  // and at most a warp
+}
+
 // The order each launch gets is the rule's, as a compile-time constant.
 template <class Backend>
 std::vector<LeafOrder> launched_orders(RayCoherence rays, const GeometryView& geometry) {

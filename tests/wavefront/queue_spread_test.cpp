@@ -12,6 +12,7 @@
 #include "engine/backend/cpu_backend.h"
 #include "tests/accel/accel_test_scene.h"
 #include "wavefront/stages/intersect_closest.h"
+#include "wavefront/stages/intersect_shadow.h"
 
 namespace wf {
 namespace {
@@ -187,6 +188,49 @@ TEST(QueueSpread, TheClosestHitStageRecordsEachRayOnceFromGroups) {
             EXPECT_EQ(hit_prim[s], ref.prim) << rays << " rays, slot " << s;
         }
         EXPECT_GT(hits, 0u) << rays << " rays";  // not vacuous
+    }
+}
+
+// The shadow stage likewise: every unoccluded ray adds its contribution to its
+// pixel once, from a group or from the ordinary launch, and an occluded one nothing.
+TEST(QueueSpread, TheShadowStageAddsEachRayOnceFromGroups) {
+    const test::TestScene soup = test::random_soup(53, 3000, 200, {}, 10.0f);
+    GeometryView g = soup.view();
+    g.tree_sah = kPostponeLeavesMinSah;
+    RoomCpuBackend backend;
+    backend.room = 640;
+    for (uint32_t rays : {3u, 20u, 80u, 300u}) {  // 32, 32 and 8 lanes per ray; 2: the ordinary launch
+        const uint32_t capacity = 640;
+        test::Random rng(54 + rays);
+        std::vector<Vec3f> origin(capacity), dir(capacity), contribution(capacity);
+        std::vector<float> t_max(capacity);
+        std::vector<uint32_t> pixel(capacity);
+        for (uint32_t i = 0; i < rays; ++i) {
+            origin[i] = rng.point_in_box(-12.0f, 12.0f), dir[i] = rng.unit_vector();
+            t_max[i] = rng.uniform(0.0f, 20.0f);
+            contribution[i] = Vec3f(1.0f, 0.0f, 0.0f);
+            pixel[i] = i;  // a pixel of its own
+        }
+        std::vector<double> sums(3 * capacity, 0.0);
+        uint32_t nonfinite = 0;
+        const FilmView film{sums.data(), &nonfinite, capacity, 1};
+        std::vector<uint32_t> size{rays};
+        intersect_shadow(backend, "shadow_test", g,
+                         WorkQueue<ShadowRayView>{ShadowRayView{origin.data(), dir.data(), t_max.data(),
+                                                                contribution.data(), pixel.data()},
+                                                  size.data(), capacity},
+                         film);
+        uint32_t occluded = 0, clear = 0;
+        for (uint32_t i = 0; i < rays; ++i) {
+            const bool blocked = intersect_any(g, Ray{origin[i], dir[i]}, t_max[i]);
+            (blocked ? occluded : clear)++;
+            EXPECT_EQ(sums[3 * i], blocked ? 0.0 : 1.0) << rays << " rays, ray " << i;
+        }
+        for (uint32_t i = rays; i < capacity; ++i) EXPECT_EQ(sums[3 * i], 0.0) << i;
+        if (rays >= 20) {  // not vacuous
+            EXPECT_GT(occluded, 0u) << rays << " rays";
+            EXPECT_GT(clear, 0u) << rays << " rays";
+        }
     }
 }
 
