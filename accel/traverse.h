@@ -312,39 +312,97 @@ enum class LeafOrder {
     kPostponed,
 };
 
-// The walk of LeafOrder::kPostponed, for closest and any hit alike: descend(&ref)
-// visits interior node ref and leaves in ref the next node to visit (false when
-// none is left); pop(&ref) takes the next node off the stack (false when none);
-// test_leaf(leaf) tests a leaf's primitives and returns true to end the walk.
-// Returns whether test_leaf ended it.
+// One round of the walk of LeafOrder::kPostponed, for closest and any hit alike:
+// descend(&ref) visits interior node ref and leaves in ref the next node to visit
+// (false when none is left); pop(&ref) takes the next node off the stack (false
+// when none); test_leaf(leaf) tests a leaf's primitives and returns true to end
+// the walk. The walk's state is ref (the node to visit next), live (ref holds a
+// node still to visit) and leaf (the postponed leaf, 0 for none: a leaf reference
+// is never 0); a walk starts at the root (ref 0, live, no leaf) and runs rounds
+// while live. Returns whether test_leaf ended the walk.
 template <class Descend, class Pop, class TestLeaf>
-WF_HD_INLINE bool walk_leaves_postponed(Descend& descend, Pop& pop, TestLeaf&& test_leaf) {
-    uint32_t ref = 0;   // the root, always an interior node (traversal_bvh.h)
-    bool live = true;   // ref holds a node still to visit
-    uint32_t leaf = 0;  // the postponed leaf (a leaf reference is never 0)
-    while (live) {  // (the leaf loop below always ends with leaf == 0)
-        // Descend until this ray holds a leaf and so do enough lanes beside it
-        // (enough_lanes), or a second leaf comes, or nothing is left. A lane
-        // without a leaf that the vote stops comes back here at once.
-        while (live && !is_leaf_ref(ref)) {
-            live = descend(&ref);
-            if (live && leaf == 0 && is_leaf_ref(ref)) {
-                leaf = ref;
-                live = pop(&ref);
-            }
-            if (enough_lanes(leaf != 0)) break;
+WF_HD_INLINE bool postponed_round(Descend& descend, Pop& pop, TestLeaf&& test_leaf, uint32_t& ref, bool& live,
+                                  uint32_t& leaf) {
+    // Descend until this ray holds a leaf and so do enough lanes beside it
+    // (enough_lanes), or a second leaf comes, or nothing is left. A lane
+    // without a leaf that the vote stops comes back here at once.
+    while (live && !is_leaf_ref(ref)) {
+        live = descend(&ref);
+        if (live && leaf == 0 && is_leaf_ref(ref)) {
+            leaf = ref;
+            live = pop(&ref);
         }
-        // The postponed leaf, then ref while it is a leaf too.
-        while (leaf != 0) {
-            if (test_leaf(leaf)) return true;
-            leaf = 0;
-            if (live && is_leaf_ref(ref)) {
-                leaf = ref;
-                live = pop(&ref);
-            }
+        if (enough_lanes(leaf != 0)) break;
+    }
+    // The postponed leaf, then ref while it is a leaf too (the round always ends
+    // with leaf == 0, unless test_leaf ended the walk).
+    while (leaf != 0) {
+        if (test_leaf(leaf)) return true;
+        leaf = 0;
+        if (live && is_leaf_ref(ref)) {
+            leaf = ref;
+            live = pop(&ref);
         }
     }
     return false;
+}
+
+// The whole walk of LeafOrder::kPostponed (postponed_round): returns whether
+// test_leaf ended it.
+template <class Descend, class Pop, class TestLeaf>
+WF_HD_INLINE bool walk_leaves_postponed(Descend& descend, Pop& pop, TestLeaf&& test_leaf) {
+    uint32_t ref = 0;  // the root, always an interior node (traversal_bvh.h)
+    bool live = true;
+    uint32_t leaf = 0;
+    while (live)
+        if (postponed_round(descend, pop, test_leaf, ref, live, leaf)) return true;
+    return false;
+}
+
+// The steps of closest hit's walk, over state its caller keeps (intersect_closest,
+// closest_hits_refilling in traverse_refill.h): the stack, its depth sp, the nearest
+// hit so far, the ray and its queries. (The stack lives in a plain array, not a
+// struct: a struct holding a dynamically indexed array goes to local memory
+// whole, its scalars too.)
+// pop(&ref): the next node that can still hold a closer hit into ref (a popped node
+// is culled again if a hit found meanwhile lies before it); false when none is left.
+WF_HD_INLINE auto closest_hit_pop(const uint64_t* stack, int& sp, const Hit& best) {
+    return [stack, &sp, &best](uint32_t* ref) {
+        const float slack = 1.0f + 2.0f * rounding_gamma(3);  // as in intersect_box
+        for (;;) {
+            if (sp == 0) return false;
+            --sp;
+            const uint64_t e = stack[sp];
+            if (entry_t(e) <= best.t * slack) {
+                *ref = entry_ref(e);
+                return true;
+            }
+        }
+    };
+}
+// descend(&ref), interior node ref: its nearest child the ray enters becomes ref,
+// the others are pushed; where it enters none, the next node is popped. False
+// when nothing is left.
+template <class Pop>
+WF_HD_INLINE auto closest_hit_descend(const GeometryView& g, const RayBoxQuery& q, uint64_t* stack, int& sp,
+                                      const Hit& best, Pop& pop) {
+    return [&g, &q, stack, &sp, &best, &pop](uint32_t* ref) {
+        const OrientedNode n = load_oriented_node(g.traversal_nodes, *ref, q);
+        ChildHits h = intersect_children(n, q, best.t);
+        if (h.mask == 0) return pop(ref);
+        *ref = push_farther_children(n, h, stack, sp);
+        return true;
+    };
+}
+// test_leaf(leaf): the leaf's primitives; returns false (every leaf that can hold a
+// closer hit is tested: the walk never ends at a leaf).
+WF_HD_INLINE auto closest_hit_test_leaf(const GeometryView& g, const Ray& ray, const RayTriangleQuery& tq, Hit& best) {
+    return [&g, &ray, &tq, &best](uint32_t leaf) {
+        const uint32_t first = leaf_ref_first(leaf), end = first + leaf_ref_count(leaf);
+        for (uint32_t i = first; i < end; ++i)
+            intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, best.t, &best);
+        return false;
+    };
 }
 
 // Closest primitive hit with t in (0, t_max). On a miss prim == kNoHit and
@@ -360,41 +418,12 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
     const RayBoxQuery q = RayBoxQuery::from(ray);
     const RayTriangleQuery tq = RayTriangleQuery::from(ray);
 
-    // A popped node is culled again if a hit found meanwhile lies before it.
-    // (The stack lives in a plain array, not a struct: a struct holding a
-    // dynamically indexed array goes to local memory whole, its scalars too.)
     uint64_t stack[kTraversalStackSize];
     int sp = 0;
-    const float slack = 1.0f + 2.0f * rounding_gamma(3);  // as in intersect_box
-    // The next node that can still hold a closer hit into *ref; false when none is left.
-    auto pop = [&](uint32_t* ref) {
-        for (;;) {
-            if (sp == 0) return false;
-            --sp;
-            const uint64_t e = stack[sp];
-            if (entry_t(e) <= best.t * slack) {
-                *ref = entry_ref(e);
-                return true;
-            }
-        }
-    };
-    // Interior node *ref: its nearest child the ray enters becomes *ref, the
-    // others are pushed; where it enters none, the next node is popped. False
-    // when nothing is left.
-    auto descend = [&](uint32_t* ref) {
-        const OrientedNode n = load_oriented_node(g.traversal_nodes, *ref, q);
-        ChildHits h = intersect_children(n, q, best.t);
-        if (h.mask == 0) return pop(ref);
-        *ref = push_farther_children(n, h, stack, sp);
-        return true;
-    };
-    auto test_leaf = [&](uint32_t leaf) {
-        const uint32_t first = leaf_ref_first(leaf), end = first + leaf_ref_count(leaf);
-        for (uint32_t i = first; i < end; ++i)
-            intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, best.t, &best);
-    };
+    auto test_leaf = closest_hit_test_leaf(g, ray, tq, best);
 
     if constexpr (kOrder == LeafOrder::kImmediate) {
+        const float slack = 1.0f + 2.0f * rounding_gamma(3);  // as in intersect_box
         uint32_t ref = 0;  // the root, always an interior node (traversal_bvh.h)
         // Written out, not through descend() and pop(): with them (and a flag for
         // a node left to visit) the kernel kept its registers and stack frame but
@@ -428,12 +457,55 @@ WF_HD_INLINE Hit intersect_closest(const GeometryView& g, const Ray& ray, float 
             ref = entry_ref(e);
         }
     } else {
-        walk_leaves_postponed(descend, pop, [&](uint32_t leaf) {
-            test_leaf(leaf);
-            return false;  // every leaf that can hold a closer hit is tested
-        });
+        auto pop = closest_hit_pop(stack, sp, best);
+        auto descend = closest_hit_descend(g, q, stack, sp, best, pop);
+        walk_leaves_postponed(descend, pop, test_leaf);
     }
     return best;
+}
+
+// The steps of any hit's walk, over state its caller keeps (intersect_any,
+// any_hits_refilling): take_children(n, mask, &ref) the first child of node n in
+// mask into ref, the rest pushed; pop(&ref), false when the stack is empty;
+// descend(&ref) interior node ref's first child the ray enters into ref, the
+// others pushed, or else the next node popped (false: none left); test_leaf(leaf)
+// true when a primitive of the leaf is hit (scratch holds that hit).
+WF_HD_INLINE auto any_hit_take_children(uint32_t* stack, int& sp) {
+    return [stack, &sp](const OrientedNode& n, uint32_t mask, uint32_t* ref) {
+        *ref = child_in_slot(n, lowest_set_bit(mask));
+        mask &= mask - 1u;
+        while (mask != 0) {
+            if (sp < kTraversalStackSize) stack[sp++] = child_in_slot(n, lowest_set_bit(mask));
+            mask &= mask - 1u;
+        }
+    };
+}
+WF_HD_INLINE auto any_hit_pop(const uint32_t* stack, int& sp) {
+    return [stack, &sp](uint32_t* ref) {
+        if (sp == 0) return false;
+        *ref = stack[--sp];
+        return true;
+    };
+}
+template <class TakeChildren, class Pop>
+WF_HD_INLINE auto any_hit_descend(const GeometryView& g, const RayBoxQuery& q, const float& t_max,
+                                  TakeChildren& take_children, Pop& pop) {
+    return [&g, &q, &t_max, &take_children, &pop](uint32_t* ref) {
+        const OrientedNode n = load_oriented_node(g.traversal_nodes, *ref, q);
+        const uint32_t mask = intersect_children(n, q, t_max).mask;
+        if (mask == 0) return pop(ref);
+        take_children(n, mask, ref);
+        return true;
+    };
+}
+WF_HD_INLINE auto any_hit_test_leaf(const GeometryView& g, const Ray& ray, const RayTriangleQuery& tq,
+                                    const float& t_max, Hit& scratch) {
+    return [&g, &ray, &tq, &t_max, &scratch](uint32_t leaf) {
+        const uint32_t first = leaf_ref_first(leaf), end = first + leaf_ref_count(leaf);
+        for (uint32_t i = first; i < end; ++i)
+            if (intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, t_max, &scratch)) return true;
+        return false;
+    };
 }
 
 // Whether any primitive is hit with t in (0, t_max): shadow rays. Stops at
@@ -449,21 +521,8 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
     uint32_t stack[kTraversalStackSize];
     int sp = 0;
     Hit scratch;
-    // The children of node n in mask: the first into *ref, the rest pushed.
-    auto take_children = [&](const OrientedNode& n, uint32_t mask, uint32_t* ref) {
-        *ref = child_in_slot(n, lowest_set_bit(mask));
-        mask &= mask - 1u;
-        while (mask != 0) {
-            if (sp < kTraversalStackSize) stack[sp++] = child_in_slot(n, lowest_set_bit(mask));
-            mask &= mask - 1u;
-        }
-    };
-    auto test_leaf = [&](uint32_t leaf) {
-        const uint32_t first = leaf_ref_first(leaf), end = first + leaf_ref_count(leaf);
-        for (uint32_t i = first; i < end; ++i)
-            if (intersect_leaf_prim(g, load_leaf_prim(g.leaf_prims, i), ray, tq, t_max, &scratch)) return true;
-        return false;
-    };
+    auto take_children = any_hit_take_children(stack, sp);
+    auto test_leaf = any_hit_test_leaf(g, ray, tq, t_max, scratch);
 
     if constexpr (kOrder == LeafOrder::kImmediate) {
         uint32_t ref = 0;  // the root
@@ -484,18 +543,8 @@ WF_HD_INLINE bool intersect_any(const GeometryView& g, const Ray& ray, float t_m
             ref = stack[--sp];
         }
     } else {
-        auto pop = [&](uint32_t* ref) {
-            if (sp == 0) return false;
-            *ref = stack[--sp];
-            return true;
-        };
-        auto descend = [&](uint32_t* ref) {
-            const OrientedNode n = load_oriented_node(g.traversal_nodes, *ref, q);
-            const uint32_t mask = intersect_children(n, q, t_max).mask;
-            if (mask == 0) return pop(ref);
-            take_children(n, mask, ref);
-            return true;
-        };
+        auto pop = any_hit_pop(stack, sp);
+        auto descend = any_hit_descend(g, q, t_max, take_children, pop);
         return walk_leaves_postponed(descend, pop, test_leaf);
     }
 }

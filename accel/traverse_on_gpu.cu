@@ -4,6 +4,7 @@
 #include <string>
 
 #include "accel/traverse_group.h"
+#include "accel/traverse_refill.h"
 #include "engine/backend/cuda_backend.cuh"
 
 namespace wf {
@@ -64,7 +65,82 @@ uint32_t group_threads(const char* what, size_t rays, uint32_t shift) {
     return uint32_t(rays) << shift;
 }
 
+// The buffers of a refilling launch and its checks.
+struct RefillRun {
+    CudaBuffer<Hit> hits;
+    CudaBuffer<uint32_t> records, counter;
+
+    RefillRun(const char* what, size_t rays, uint32_t threads) {
+        if (threads == 0 || threads % 32 != 0)
+            throw std::invalid_argument(std::string(what) + ": " + std::to_string(threads) +
+                                        " threads (whole warps, at least one)");
+        hits.resize(rays);
+        records.resize(rays);
+        counter.resize(2);
+    }
+    RefilledHits result() const {
+        RefilledHits out;
+        out.hits = hits.to_vector();
+        out.records = records.to_vector();
+        counter.download(out.counter, 2);
+        return out;
+    }
+};
+
 }  // namespace
+
+RefilledHits closest_hits_on_gpu_refilling(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                           const TraversalArrays& traversal, const std::vector<Ray>& rays,
+                                           uint32_t threads, uint32_t refill_below) {
+    CudaBackend be;
+    DeviceRays d(triangles, spheres, traversal, rays);
+    RefillRun run("closest_hits_on_gpu_refilling", rays.size(), threads);
+    const GeometryView g = d.geometry;
+    const Ray* r = d.rays.data();
+    Hit* h = run.hits.data();
+    uint32_t* records = run.records.data();
+    uint32_t* counter = run.counter.data();
+    const uint32_t total = uint32_t(rays.size());
+    be.parallel_for("closest_hits_refilling", threads, [=] __device__(uint32_t t) {
+        closest_hits_refilling(
+            g, t, threads, total, counter, refill_below, [&](uint32_t i) { return r[i]; },
+            [&](uint32_t i, const Hit& hit) {
+                h[i] = hit;
+                atomicAdd(&records[i], 1u);
+            });
+    });
+    be.synchronize();
+    return run.result();
+}
+
+RefilledHits any_hits_on_gpu_refilling(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
+                                       const TraversalArrays& traversal, const std::vector<Ray>& rays,
+                                       const std::vector<float>& t_max, uint32_t threads, uint32_t refill_below) {
+    CudaBackend be;
+    DeviceShadowRays d("any_hits_on_gpu_refilling", triangles, spheres, traversal, rays, t_max, 0);
+    RefillRun run("any_hits_on_gpu_refilling", rays.size(), threads);
+    const GeometryView g = d.geometry;
+    const Ray* r = d.rays.data();
+    const float* tm = d.t_max.data();
+    Hit* h = run.hits.data();
+    uint32_t* records = run.records.data();
+    uint32_t* counter = run.counter.data();
+    const uint32_t total = uint32_t(rays.size());
+    be.parallel_for("any_hits_refilling", threads, [=] __device__(uint32_t t) {
+        any_hits_refilling(
+            g, t, threads, total, counter, refill_below,
+            [&](uint32_t i, float* ray_t_max) {
+                *ray_t_max = tm[i];
+                return r[i];
+            },
+            [&](uint32_t i, bool hit) {
+                h[i].prim = hit ? 0u : kNoHit;  // found: any primitive but kNoHit
+                atomicAdd(&records[i], 1u);
+            });
+    });
+    be.synchronize();
+    return run.result();
+}
 
 std::vector<Hit> closest_hits_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
                                      const TraversalArrays& traversal, const std::vector<Ray>& rays, LeafOrder order) {

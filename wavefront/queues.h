@@ -78,10 +78,12 @@ uint32_t spread_room(const Backend& backend) {
 // body(i, t, shift) (t: the thread's index, whose low 5 bits are its lane in the
 // warp; 1 << shift: the lanes sharing item i, consecutive in one warp). That
 // launch holds at most `room` threads, and does nothing below groups_from. Both
-// launches carry the stage's name, so its statistics count two launches.
+// launches carry the stage's name, so its statistics count two launches. Items
+// whose count is above leave_above are left to a refilling launch
+// (for_all_items_refilling).
 template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, bool kGroups = false, class Backend, class F>
 void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
-                   F body, uint32_t groups_from = 6u) {
+                   F body, uint32_t groups_from = 6u, uint32_t leave_above = 0xFFFFFFFFu) {
     constexpr bool kSpread = SpreadBlocksPerSm > 0;
     static_assert(kSpread || !kGroups, "groups are made of spread lanes");
     const uint64_t most = uint64_t(max_count) * per_item;
@@ -109,6 +111,7 @@ void for_all_items(Backend& backend, const char* name, const uint32_t* count, ui
     } else {
         launch(launched, WF_LAMBDA(uint32_t t) {
             const uint64_t total = uint64_t(*count < max_count ? *count : max_count) * per_item;
+            if (total > leave_above) return;
             // room <= launched keeps total << shift <= launched: one pass, each item once.
             const uint32_t shift = kSpread ? lanes_shift_per_item(total, room) : 0u;
             if (kSpread && (shift >= groups_from || (t & ((1u << shift) - 1u)) != 0)) return;
@@ -133,6 +136,34 @@ void for_all_queued_in_groups(Backend& backend, const char* name, SlotQueue<Reco
     for_all_items<MinBlocksPerSm, SpreadBlocksPerSm, true>(
         backend, name, queue.size, queue.capacity, 1,
         WF_LAMBDA(uint32_t i, uint32_t t, uint32_t shift) { fn(queue.items[i], t, shift); }, groups_from);
+}
+
+// For stages whose threads take new items as theirs end (accel/traverse_refill.h):
+// where the count may exceed `from` items per thread of the `room` threads of
+// MinBlocksPerSm blocks per SM (by max_count, a bound the host knows), launches
+// `room` threads that call body(t, room, total, counter) when it does: t the
+// thread's index, total the count (at most max_count), counter the backend's
+// work counter (two words, zero before and after; refill_lanes says how).
+// Returns the count above which this launch took the items, for for_all_items'
+// leave_above, or 0xFFFFFFFF where it could not: on a backend without warps or
+// a work counter, or where the count cannot exceed from x room.
+template <uint32_t MinBlocksPerSm, class Backend, class F>
+uint32_t for_all_items_refilling(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count,
+                                 uint32_t from, F body) {
+    if constexpr (!Backend::kRunsInWarps || !requires { backend.work_counter(); }) {
+        return 0xFFFFFFFFu;
+    } else {
+        const uint32_t room = backend.resident_threads(MinBlocksPerSm);
+        const uint64_t above64 = uint64_t(room) * from;
+        if (room == 0 || above64 >= 0xFFFFFFFFu || max_count <= above64) return 0xFFFFFFFFu;
+        const uint32_t above = uint32_t(above64);
+        uint32_t* counter = backend.work_counter();
+        backend.template parallel_for_sized<0, MinBlocksPerSm>(name, room, WF_LAMBDA(uint32_t t) {
+            const uint32_t total = *count < max_count ? *count : max_count;
+            if (total > above) body(t, room, total, counter);
+        });
+        return above;
+    }
 }
 
 template <class ItemView>
@@ -163,8 +194,10 @@ struct WorkQueue {
 // Calls fn(index) for every item in the queue (for the template arguments, see
 // for_all_items).
 template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, class Backend, class ItemView, class F>
-void for_all_queued(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn, uint32_t groups_from = 6u) {
-    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(backend, name, queue.size, queue.capacity, 1, fn, groups_from);
+void for_all_queued(Backend& backend, const char* name, WorkQueue<ItemView> queue, F fn, uint32_t groups_from = 6u,
+                    uint32_t leave_above = 0xFFFFFFFFu) {
+    for_all_items<MinBlocksPerSm, SpreadBlocksPerSm>(backend, name, queue.size, queue.capacity, 1, fn, groups_from,
+                                                     leave_above);
 }
 
 // Calls fn(index, t, shift) on every lane of the items that for_all_queued with the

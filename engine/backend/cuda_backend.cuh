@@ -182,6 +182,12 @@ public:
     void parallel_for(const char* name, uint32_t n, F fn) {
         parallel_for_sized<kBlockSize, WF_LAUNCH_MIN_BLOCKS>(name, n, fn);
     }
+    // Two counters in device memory, zero until a stage uses them; a stage that counts
+    // on them puts them back to zero before the next stage's launch.
+    uint32_t* work_counter() {
+        if (work_counter_.size() == 0) work_counter_.resize(2);
+        return work_counter_.data();
+    }
     // The threads of blocks_per_sm blocks of kBlockSize on every SM.
     uint32_t resident_threads(uint32_t blocks_per_sm) const {
         return uint32_t(props_.multiProcessorCount) * blocks_per_sm * kBlockSize;
@@ -354,6 +360,7 @@ private:
     static constexpr uint32_t kMarks = 8;
     std::vector<cudaEvent_t> marks_;
     uint32_t next_mark_ = 0;
+    CudaBuffer<uint32_t> work_counter_;
 };
 
 }  // namespace wf

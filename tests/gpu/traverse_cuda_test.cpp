@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "accel/traverse_on_gpu.h"
 #include "tests/accel/accel_test_scene.h"
 #include "tests/gpu/gpu_test_support.h"
+#include "wavefront/stages/leaf_order.h"
 
 namespace wf {
 namespace {
@@ -51,6 +53,17 @@ TestScene one_sphere_scene() {
     return s;
 }
 
+// What every refilling launch must leave: an answer per ray, each ray recorded
+// once, the work counter back at zero.
+void expect_each_ray_refilled_once(const RefilledHits& refilled, size_t rays, const char* label, uint32_t below) {
+    ASSERT_EQ(refilled.hits.size(), rays);
+    ASSERT_EQ(refilled.records.size(), rays);
+    EXPECT_EQ(refilled.counter[0], 0u) << label << ", refill below " << below;
+    EXPECT_EQ(refilled.counter[1], 0u) << label << ", refill below " << below;
+    for (size_t i = 0; i < rays; ++i)
+        ASSERT_EQ(refilled.records[i], 1u) << label << " ray " << i << ", refill below " << below;
+}
+
 // Both orders on the device find the same nearest t for every ray (the same
 // arithmetic, only the order of the work differs); the host's brute force agrees
 // on hit or miss and, within the rounding of fused multiply-adds, on t. Where
@@ -77,6 +90,21 @@ void expect_orders_agree(const TestScene& s, const std::vector<Ray>& rays, const
     }
     EXPECT_GT(hits, rays.size() / 20) << label;  // the comparison is not vacuous
     if (!copies) EXPECT_GE(same_prim, hits - hits / 1000) << label;
+    // Warps that refill their lanes (the postponed walk, cut into rounds): the same
+    // nearest t, each ray recorded once, the work counter left at zero. Few threads,
+    // so that every warp refills many times; refill_below 32 refills as soon as one
+    // lane is idle, 1 only when all are.
+    for (const auto& [threads, below] : {std::pair{256u, kRefillBelowLanes}, std::pair{512u, 32u},
+                                         std::pair{480u, 1u}}) {
+        const RefilledHits refilled = closest_hits_on_gpu_refilling(s.triangles, s.spheres, s.traversal, rays,
+                                                                    threads, below);
+        expect_each_ray_refilled_once(refilled, rays.size(), label, below);
+        for (size_t i = 0; i < rays.size(); ++i) {
+            ASSERT_EQ(refilled.hits[i].found(), immediate[i].found()) << label << " ray " << i;
+            if (immediate[i].found())
+                ASSERT_EQ(refilled.hits[i].t, immediate[i].t) << label << " ray " << i << ", refill below " << below;
+        }
+    }
 }
 
 TEST(TraverseCuda, PostponedLeavesFindTheSameHitsAsImmediateOnes) {
@@ -178,6 +206,18 @@ void expect_any_hits_agree(const TestScene& s, const std::vector<Ray>& rays, flo
         EXPECT_GT(occluded, rays.size() / 20) << label << ", variant " << variant;  // not vacuous
         EXPECT_GT(clear, rays.size() / 20) << label << ", variant " << variant;
         EXPECT_LE(near_edge, rays.size() / 10000) << label << ", variant " << variant;
+    }
+    // Warps that refill their lanes (as expect_orders_agree): the same answers as the
+    // postponed walk, each ray recorded once, the work counter left at zero.
+    const std::vector<uint8_t> postponed = any_hits_on_gpu(s.triangles, s.spheres, s.traversal, rays, t_max,
+                                                           LeafOrder::kPostponed);
+    for (const auto& [threads, below] : {std::pair{256u, kRefillBelowLanes}, std::pair{512u, 32u},
+                                         std::pair{480u, 1u}}) {
+        const RefilledHits refilled = any_hits_on_gpu_refilling(s.triangles, s.spheres, s.traversal, rays, t_max,
+                                                                threads, below);
+        expect_each_ray_refilled_once(refilled, rays.size(), label, below);
+        for (size_t i = 0; i < rays.size(); ++i)
+            ASSERT_EQ(refilled.hits[i].found(), bool(postponed[i])) << label << " ray " << i << ", below " << below;
     }
 }
 

@@ -3,8 +3,10 @@
 // exactly once, and which rays spread (intersect_closest.h).
 #include "wavefront/queues.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -57,6 +59,12 @@ struct RoomCpuBackend : CpuBackend {
     void parallel_for_sized(const char* name, uint32_t n, F fn) {
         parallel_for(name, n, fn);
     }
+};
+
+// RoomCpuBackend with the work counter of refilling launches (for_all_items_refilling).
+struct RefillCpuBackend : RoomCpuBackend {
+    uint32_t counter[2] = {0, 0};
+    uint32_t* work_counter() { return counter; }
 };
 
 TEST(QueueSpread, EveryItemRunsOnceForAnyCountCapacityAndRoom) {
@@ -130,11 +138,7 @@ TEST(QueueSpread, GroupLaunchesTakeTheItemsTheOrdinaryOneLeaves) {
                 }
 }
 
-// The closest-hit stage over a tree whose walks are long enough for group walks
-// (group_walks_from), on the warp-less backend above: a launch of a few rays spreads
-// them into groups (where one lane per group records the hit), a larger one runs
-// them one per thread; either way every slot goes to the surface or the escaped
-// queue once, with the hit a plain walk finds.
+// The fields of a path record that the closest-hit stage reads and writes.
 struct StagePaths {
     Vec3f* ray_origin;
     Vec3f* ray_dir;
@@ -145,6 +149,61 @@ struct StagePaths {
     float* hit_v;
 };
 
+// Runs the closest-hit stage over `queued` (distinct slots of 640, random rays from
+// seed) on the given backend and expects each queued slot in one queue once, with the
+// hit a plain walk finds, and every other slot untouched. Returns {hits, misses}.
+template <class B>
+std::pair<uint32_t, uint32_t> expect_closest_stage_records_each_ray_once(B& backend, const GeometryView& g,
+                                                                        const std::vector<uint32_t>& queued,
+                                                                        uint32_t seed) {
+    const uint32_t slots = 640, rays = uint32_t(queued.size());  // queues' capacity: 640
+    test::Random rng(seed);
+    std::vector<Vec3f> origin(slots), dir(slots);
+    for (uint32_t i = 0; i < slots; ++i) origin[i] = rng.point_in_box(-12.0f, 12.0f), dir[i] = rng.unit_vector();
+    std::vector<uint8_t> alive(slots, 1);
+    std::vector<float> hit_t(slots, -1.0f), hit_u(slots, -1.0f), hit_v(slots, -1.0f);
+    std::vector<uint32_t> hit_prim(slots, 0xDEADu);
+    StagePaths paths{origin.data(), dir.data(), alive.data(), hit_t.data(), hit_prim.data(), hit_u.data(),
+                     hit_v.data()};
+    std::vector<uint32_t> active_items(slots), surface_items(slots), escaped_items(slots);
+    std::copy(queued.begin(), queued.end(), active_items.begin());
+    std::vector<uint32_t> sizes{rays, 0, 0};
+    intersect_closest(backend, "closest_test", g, paths, SlotQueue<StagePaths>{active_items.data(), &sizes[0], slots},
+                      SlotQueue<StagePaths>{surface_items.data(), &sizes[1], slots},
+                      SlotQueue<StagePaths>{escaped_items.data(), &sizes[2], slots}, RayCoherence::kScatteredRays);
+    EXPECT_EQ(sizes[1] + sizes[2], rays) << rays << " rays";
+    std::vector<uint32_t> pushed(slots, 0), in_queue(slots, 0);
+    for (uint32_t slot : queued) in_queue[slot] = 1;
+    for (uint32_t i = 0; i < sizes[1] && i < slots; ++i) pushed[surface_items[i]] += 1;
+    for (uint32_t i = 0; i < sizes[2] && i < slots; ++i) pushed[escaped_items[i]] += 10;
+    uint32_t hits = 0, misses = 0;
+    for (uint32_t s = 0; s < slots; ++s) {
+        if (!in_queue[s]) {  // not queued: untouched
+            EXPECT_EQ(pushed[s], 0u) << s;
+            EXPECT_EQ(hit_prim[s], 0xDEADu) << s;
+            continue;
+        }
+        const Hit ref = intersect_closest(g, Ray{origin[s], dir[s]}, kInfinity);
+        EXPECT_EQ(pushed[s], ref.found() ? 1u : 10u) << rays << " rays, slot " << s;
+        EXPECT_EQ(alive[s], ref.found() ? 1u : 0u) << rays << " rays, slot " << s;
+        if (!ref.found()) {
+            ++misses;
+            continue;
+        }
+        ++hits;
+        EXPECT_EQ(hit_t[s], ref.t) << rays << " rays, slot " << s;
+        EXPECT_EQ(hit_prim[s], ref.prim) << rays << " rays, slot " << s;
+        EXPECT_EQ(hit_u[s], ref.u) << rays << " rays, slot " << s;
+        EXPECT_EQ(hit_v[s], ref.v) << rays << " rays, slot " << s;
+    }
+    return {hits, misses};
+}
+
+// The closest-hit stage over a tree whose walks are long enough for group walks
+// (group_walks_from), on the warp-less backend above: a launch of a few rays spreads
+// them into groups (where one lane per group records the hit), a larger one runs
+// them one per thread; either way every slot goes to the surface or the escaped
+// queue once, with the hit a plain walk finds.
 TEST(QueueSpread, TheClosestHitStageRecordsEachRayOnceFromGroups) {
     const test::TestScene soup = test::random_soup(51, 3000, 200, {}, 10.0f);
     GeometryView g = soup.view();
@@ -153,42 +212,48 @@ TEST(QueueSpread, TheClosestHitStageRecordsEachRayOnceFromGroups) {
     backend.room = 640;
     ASSERT_EQ(group_walks_from<RoomCpuBackend>(g), kGroupWalkFromShift);
     for (uint32_t rays : {3u, 20u, 80u, 300u}) {  // 32, 32 and 8 lanes per ray; 2: the ordinary launch
-        const uint32_t slots = 640;  // queues' capacity: a launch as large as the room
-        test::Random rng(52 + rays);
-        std::vector<Vec3f> origin(slots), dir(slots);
-        for (uint32_t i = 0; i < slots; ++i) origin[i] = rng.point_in_box(-12.0f, 12.0f), dir[i] = rng.unit_vector();
-        std::vector<uint8_t> alive(slots, 1);
-        std::vector<float> hit_t(slots, -1.0f), hit_u(slots, -1.0f), hit_v(slots, -1.0f);
-        std::vector<uint32_t> hit_prim(slots, 0xDEADu);
-        StagePaths paths{origin.data(), dir.data(), alive.data(), hit_t.data(), hit_prim.data(), hit_u.data(),
-                         hit_v.data()};
-        std::vector<uint32_t> active_items(slots), surface_items(slots), escaped_items(slots);
-        for (uint32_t i = 0; i < rays; ++i) active_items[i] = slots - 1 - 2 * i;  // odd slots, backwards
-        std::vector<uint32_t> sizes{rays, 0, 0};
-        intersect_closest(backend, "closest_test", g, paths, SlotQueue<StagePaths>{active_items.data(), &sizes[0], slots},
-                          SlotQueue<StagePaths>{surface_items.data(), &sizes[1], slots},
-                          SlotQueue<StagePaths>{escaped_items.data(), &sizes[2], slots}, RayCoherence::kScatteredRays);
-        ASSERT_EQ(sizes[1] + sizes[2], rays) << rays << " rays";
-        std::vector<uint32_t> pushed(slots, 0);
-        for (uint32_t i = 0; i < sizes[1]; ++i) pushed[surface_items[i]] += 1;
-        for (uint32_t i = 0; i < sizes[2]; ++i) pushed[escaped_items[i]] += 10;
-        uint32_t hits = 0;
-        for (uint32_t s = 0; s < slots; ++s) {
-            const Hit ref = intersect_closest(g, Ray{origin[s], dir[s]}, kInfinity);
-            if ((s & 1u) == 0 || s < slots - 2 * rays) {  // not queued: untouched
-                EXPECT_EQ(pushed[s], 0u) << s;
-                EXPECT_EQ(hit_prim[s], 0xDEADu) << s;
-                continue;
-            }
-            EXPECT_EQ(pushed[s], ref.found() ? 1u : 10u) << rays << " rays, slot " << s;
-            EXPECT_EQ(alive[s], ref.found() ? 1u : 0u) << rays << " rays, slot " << s;
-            if (!ref.found()) continue;
-            ++hits;
-            EXPECT_EQ(hit_t[s], ref.t) << rays << " rays, slot " << s;
-            EXPECT_EQ(hit_prim[s], ref.prim) << rays << " rays, slot " << s;
-        }
+        std::vector<uint32_t> queued(rays);
+        for (uint32_t i = 0; i < rays; ++i) queued[i] = 640 - 1 - 2 * i;  // odd slots, backwards
+        const auto [hits, misses] = expect_closest_stage_records_each_ray_once(backend, g, queued, 52 + rays);
         EXPECT_GT(hits, 0u) << rays << " rays";  // not vacuous
     }
+}
+
+// Runs the shadow stage over `rays` random shadow rays (from seed; queue capacity
+// 640), each with a pixel of its own, on the given backend, and expects every
+// unoccluded ray to add its contribution once and an occluded one nothing. Returns
+// {occluded, clear}.
+template <class B>
+std::pair<uint32_t, uint32_t> expect_shadow_stage_adds_each_ray_once(B& backend, const GeometryView& g, uint32_t rays,
+                                                                    uint32_t seed) {
+    const uint32_t capacity = 640;
+    test::Random rng(seed);
+    std::vector<Vec3f> origin(capacity), dir(capacity), contribution(capacity);
+    std::vector<float> t_max(capacity);
+    std::vector<uint32_t> pixel(capacity);
+    for (uint32_t i = 0; i < rays; ++i) {
+        origin[i] = rng.point_in_box(-12.0f, 12.0f), dir[i] = rng.unit_vector();
+        t_max[i] = rng.uniform(0.0f, 20.0f);
+        contribution[i] = Vec3f(1.0f, 0.0f, 0.0f);
+        pixel[i] = i;  // a pixel of its own
+    }
+    std::vector<double> sums(3 * capacity, 0.0);
+    uint32_t nonfinite = 0;
+    const FilmView film{sums.data(), &nonfinite, capacity, 1};
+    std::vector<uint32_t> size{rays};
+    intersect_shadow(backend, "shadow_test", g,
+                     WorkQueue<ShadowRayView>{ShadowRayView{origin.data(), dir.data(), t_max.data(),
+                                                            contribution.data(), pixel.data()},
+                                              size.data(), capacity},
+                     film);
+    uint32_t occluded = 0, clear = 0;
+    for (uint32_t i = 0; i < rays; ++i) {
+        const bool blocked = intersect_any(g, Ray{origin[i], dir[i]}, t_max[i]);
+        (blocked ? occluded : clear)++;
+        EXPECT_EQ(sums[3 * i], blocked ? 0.0 : 1.0) << rays << " rays, ray " << i;
+    }
+    for (uint32_t i = rays; i < capacity; ++i) EXPECT_EQ(sums[3 * i], 0.0) << i;
+    return {occluded, clear};
 }
 
 // The shadow stage likewise: every unoccluded ray adds its contribution to its
@@ -200,38 +265,66 @@ TEST(QueueSpread, TheShadowStageAddsEachRayOnceFromGroups) {
     RoomCpuBackend backend;
     backend.room = 640;
     for (uint32_t rays : {3u, 20u, 80u, 300u}) {  // 32, 32 and 8 lanes per ray; 2: the ordinary launch
-        const uint32_t capacity = 640;
-        test::Random rng(54 + rays);
-        std::vector<Vec3f> origin(capacity), dir(capacity), contribution(capacity);
-        std::vector<float> t_max(capacity);
-        std::vector<uint32_t> pixel(capacity);
-        for (uint32_t i = 0; i < rays; ++i) {
-            origin[i] = rng.point_in_box(-12.0f, 12.0f), dir[i] = rng.unit_vector();
-            t_max[i] = rng.uniform(0.0f, 20.0f);
-            contribution[i] = Vec3f(1.0f, 0.0f, 0.0f);
-            pixel[i] = i;  // a pixel of its own
-        }
-        std::vector<double> sums(3 * capacity, 0.0);
-        uint32_t nonfinite = 0;
-        const FilmView film{sums.data(), &nonfinite, capacity, 1};
-        std::vector<uint32_t> size{rays};
-        intersect_shadow(backend, "shadow_test", g,
-                         WorkQueue<ShadowRayView>{ShadowRayView{origin.data(), dir.data(), t_max.data(),
-                                                                contribution.data(), pixel.data()},
-                                                  size.data(), capacity},
-                         film);
-        uint32_t occluded = 0, clear = 0;
-        for (uint32_t i = 0; i < rays; ++i) {
-            const bool blocked = intersect_any(g, Ray{origin[i], dir[i]}, t_max[i]);
-            (blocked ? occluded : clear)++;
-            EXPECT_EQ(sums[3 * i], blocked ? 0.0 : 1.0) << rays << " rays, ray " << i;
-        }
-        for (uint32_t i = rays; i < capacity; ++i) EXPECT_EQ(sums[3 * i], 0.0) << i;
+        const auto [occluded, clear] = expect_shadow_stage_adds_each_ray_once(backend, g, rays, 54 + rays);
         if (rays >= 20) {  // not vacuous
             EXPECT_GT(occluded, 0u) << rays << " rays";
             EXPECT_GT(clear, 0u) << rays << " rays";
         }
     }
+}
+
+// The shadow stage likewise: launches past the room run refilled (no pass after),
+// each unoccluded ray adding to its pixel once, and leave the counter at zero.
+TEST(QueueSpread, TheShadowStageRefillsLargeLaunchesAndAddsEachRayOnce) {
+    const test::TestScene soup = test::random_soup(57, 3000, 200, {}, 10.0f);
+    GeometryView g = soup.view();
+    g.tree_sah = kPostponeLeavesMinSah;
+    RefillCpuBackend backend;
+    backend.room = 64;
+    for (uint32_t rays : {300u, 256u, 301u}) {  // past 4 per thread of the room: refilled; else ordinary
+        const auto [occluded, clear] = expect_shadow_stage_adds_each_ray_once(backend, g, rays, 58 + rays);
+        EXPECT_EQ(backend.counter[0], 0u) << rays << " rays";
+        EXPECT_EQ(backend.counter[1], 0u) << rays << " rays";
+        EXPECT_GT(occluded, 0u) << rays << " rays";  // not vacuous
+        EXPECT_GT(clear, 0u) << rays << " rays";
+    }
+}
+
+// The refilling launch runs only where the host's bound on the count exceeds
+// `from` items per thread of the room, and then only for counts above that; the
+// ordinary launch, told what it returned, takes every other count's items.
+TEST(QueueSpread, RefillingLaunchesTakeOnlyCountsAboveTheirShare) {
+    RefillCpuBackend backend;
+    backend.room = 64;
+    for (uint32_t from : {1u, 4u})
+        for (uint32_t bound : {10u, 64u, 65u, 256u, 257u, 640u})
+            for (uint32_t count : {0u, 1u, 64u, 65u, 256u, 257u, 300u}) {
+                if (count > bound) continue;
+                const uint32_t above = 64 * from;
+                std::vector<std::atomic<uint32_t>> runs(count);
+                std::vector<uint32_t> size{count};
+                std::atomic<uint32_t> refilled{0};
+                const uint32_t returned = for_all_items_refilling<8>(
+                    backend, "refill_test", size.data(), bound, from,
+                    [&](uint32_t t, uint32_t room, uint32_t total, uint32_t* counter) {
+                        EXPECT_EQ(room, 64u);
+                        EXPECT_EQ(total, count);
+                        EXPECT_EQ(counter, backend.counter);
+                        EXPECT_LT(t, room);
+                        refilled++;
+                    });
+                const bool launched = bound > above, runs_refilled = launched && count > above;
+                EXPECT_EQ(returned, launched ? above : 0xFFFFFFFFu) << from << " " << bound;
+                EXPECT_EQ(refilled.load(), runs_refilled ? 64u : 0u) << from << " " << bound << " " << count;
+                // The ordinary launch leaves the refilled counts, and takes the others.
+                for_all_items<8, 8>(backend, "ordinary_test", size.data(), bound, 1,
+                                    [&](uint32_t i) { runs[i]++; }, 6u, returned);
+                for (uint32_t i = 0; i < count; ++i) EXPECT_EQ(runs[i].load(), runs_refilled ? 0u : 1u) << i;
+            }
+    CpuBackend no_warps;  // and no work counter
+    EXPECT_EQ(for_all_items_refilling<8>(no_warps, "no_warps", nullptr, 1000, 1,
+                                         [](uint32_t, uint32_t, uint32_t, uint32_t*) {}),
+              0xFFFFFFFFu);
 }
 
 TEST(QueueSpread, OnlySpreadingStagesAndWarpsHaveRoom) {
@@ -286,6 +379,31 @@ TEST(QueueSpread, BothQueueKindsSpreadIntoTheRoomTheyName) {
 TEST(QueueSpread, OnlyScatteredRaysSpread) {
     EXPECT_TRUE(spreads_small_launches(RayCoherence::kScatteredRays));
     EXPECT_FALSE(spreads_small_launches(RayCoherence::kCameraRays));
+}
+
+// A launch of more than four rays per thread of the room, over long walks, runs on
+// resident threads that take new rays as theirs end (closest_hits_refilling), then
+// the ordinary launch pushes the queues in item order. Every slot must still go to
+// one queue once with a plain walk's hit,
+// and the stage must leave the backend's work counter at zero for the next launch:
+// the stage runs five times on one backend, and each run must see every ray.
+TEST(QueueSpread, TheClosestHitStageRefillsLargeLaunchesAndRecordsEachRayOnce) {
+    const test::TestScene soup = test::random_soup(55, 3000, 200, {}, 10.0f);
+    GeometryView g = soup.view();
+    g.tree_sah = kPostponeLeavesMinSah;
+    RefillCpuBackend backend;
+    backend.room = 64;
+    ASSERT_GT(refill_below_lanes(), 0u);
+    ASSERT_EQ(refill_from_rays_per_thread(), 4u);
+    for (uint32_t rays : {300u, 257u, 256u, 65u, 301u}) {  // past 4 per thread of the room: refilled; else ordinary
+        std::vector<uint32_t> queued(rays);
+        for (uint32_t i = 0; i < rays; ++i) queued[i] = (7 * i + 3) % 640;  // distinct: 7 and 640 are coprime
+        const auto [hits, misses] = expect_closest_stage_records_each_ray_once(backend, g, queued, 56 + rays);
+        EXPECT_EQ(backend.counter[0], 0u) << rays << " rays";
+        EXPECT_EQ(backend.counter[1], 0u) << rays << " rays";
+        EXPECT_GT(hits, 0u) << rays << " rays";  // not vacuous
+        EXPECT_GT(misses, 0u) << rays << " rays";
+    }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "accel/traverse.h"
 #include "accel/traverse_group.h"
+#include "accel/traverse_refill.h"
 #include "wavefront/queues.h"
 #include "wavefront/stages/leaf_order.h"
 
@@ -28,18 +29,25 @@ inline constexpr bool spreads_small_launches(RayCoherence rays) { return rays ==
 template <LeafOrder kOrder, bool kSpread, class Backend, class PathView>
 void intersect_closest_in_order(Backend& backend, const char* name, const GeometryView& geometry, const PathView& paths,
                                 SlotQueue<PathView> active, SlotQueue<PathView> surface, SlotQueue<PathView> escaped) {
-    // The hit's outcome, written by one lane per ray.
-    auto record = WF_LAMBDA(uint32_t slot, const Hit& hit) {
-        if (hit.prim == kNoHit) {
+    // Where the ray goes: a miss to the escaped queue (or the path ends), a hit to
+    // the surface queue.
+    auto push_outcome = WF_LAMBDA(uint32_t slot, bool found) {
+        if (!found) {
             paths.alive[slot] = 0;
             if (escaped.items) escaped.push(slot);
             return;
         }
-        paths.hit_t[slot] = hit.t;
-        paths.hit_prim[slot] = hit.prim;
-        paths.hit_u[slot] = hit.u;
-        paths.hit_v[slot] = hit.v;
         surface.push(slot);
+    };
+    // The hit's outcome, written by one lane per ray.
+    auto record = WF_LAMBDA(uint32_t slot, const Hit& hit) {
+        if (hit.found()) {
+            paths.hit_t[slot] = hit.t;
+            paths.hit_prim[slot] = hit.prim;
+            paths.hit_u[slot] = hit.u;
+            paths.hit_v[slot] = hit.v;
+        }
+        push_outcome(slot, hit.found());
     };
     auto trace = WF_LAMBDA(uint32_t slot) {
         const Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};
@@ -47,8 +55,51 @@ void intersect_closest_in_order(Backend& backend, const char* name, const Geomet
     };
     if constexpr (kSpread) {
         const uint32_t groups_from = group_walks_from<Backend>(geometry);
-        for_all_queued<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active, trace,
-                                                                                   groups_from);
+        if constexpr (kOrder == LeafOrder::kPostponed) {
+            // Large launches on warps that refill their lanes (refill_below_lanes): each
+            // hit written in place (hit_prim kNoHit for a miss), as the rays end out of
+            // queue order...
+            uint32_t refilled_above = 0xFFFFFFFFu;
+            if (const uint32_t refill_below = refill_below_lanes(); refill_below > 0)
+                refilled_above = for_all_items_refilling<kIntersectClosestBlocksPerSm>(
+                    backend, name, active.size, active.capacity, refill_from_rays_per_thread(),
+                    WF_LAMBDA(uint32_t t, uint32_t room, uint32_t total, uint32_t* counter) {
+                        closest_hits_refilling(
+                            geometry, t, room, total, counter, refill_below,
+                            [&](uint32_t i) {
+                                const uint32_t slot = active.items[i];
+                                return Ray{paths.ray_origin[slot], paths.ray_dir[slot]};
+                            },
+                            [&](uint32_t i, const Hit& hit) {
+                                const uint32_t slot = active.items[i];
+                                paths.hit_prim[slot] = hit.prim;
+                                if (!hit.found()) return;
+                                paths.hit_t[slot] = hit.t;
+                                paths.hit_u[slot] = hit.u;
+                                paths.hit_v[slot] = hit.v;
+                            });
+                    });
+            // ... and then pushed to their queues by the ordinary launch in queue order,
+            // the order the shading stages read their slots' fields in (pushed as the
+            // rays ended, a render of MetalRoughSpheres was slower: bench/NOTES.md). In
+            // that launch, not a pass of its own: on the glTF scene an extra launch per
+            // bounce, mostly with nothing to do, cost more than its pushes.
+            auto trace_or_push = WF_LAMBDA(uint32_t slot) {
+                if (refilled_above != 0xFFFFFFFFu) {
+                    const uint32_t total = *active.size < active.capacity ? *active.size : active.capacity;
+                    if (total > refilled_above) {
+                        push_outcome(slot, paths.hit_prim[slot] != kNoHit);
+                        return;
+                    }
+                }
+                trace(slot);
+            };
+            for_all_queued<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active,
+                                                                                       trace_or_push, groups_from);
+        } else {
+            for_all_queued<kIntersectClosestBlocksPerSm, kIntersectClosestBlocksPerSm>(backend, name, active, trace,
+                                                                                       groups_from);
+        }
         // A ray spread far enough is walked by its lanes together.
         auto trace_group = WF_LAMBDA(uint32_t slot, uint32_t t, uint32_t shift) {
             const Ray ray{paths.ray_origin[slot], paths.ray_dir[slot]};

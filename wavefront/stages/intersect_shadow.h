@@ -6,6 +6,7 @@
 
 #include "accel/traverse.h"
 #include "accel/traverse_group.h"
+#include "accel/traverse_refill.h"
 #include "engine/film.h"
 #include "materials/emitters.h"
 #include "wavefront/queues.h"
@@ -26,6 +27,25 @@ void intersect_shadow_in_order(Backend& backend, const char* name, const Geometr
                                WorkQueue<ShadowRayView> shadow, FilmView film) {
     constexpr uint32_t kBlocks = kIntersectShadowResidentBlocks;
     const uint32_t groups_from = group_walks_from<Backend>(geometry);
+    uint32_t leave_above = 0xFFFFFFFFu;
+    if constexpr (kOrder == LeafOrder::kPostponed) {
+        // (Unoccluded rays add to the film in any order: no pass after.)
+        if (const uint32_t refill_below = refill_below_lanes(); refill_below > 0)
+            leave_above = for_all_items_refilling<kBlocks>(
+                backend, name, shadow.size, shadow.capacity, refill_from_rays_per_thread(),
+                WF_LAMBDA(uint32_t t, uint32_t room, uint32_t total, uint32_t* counter) {
+                    const ShadowRayView& r = shadow.items;
+                    any_hits_refilling(
+                        geometry, t, room, total, counter, refill_below,
+                        [&](uint32_t i, float* t_max) {
+                            *t_max = r.t_max[i];
+                            return Ray{r.origin[i], r.dir[i]};
+                        },
+                        [&](uint32_t i, bool hit) {
+                            if (!hit) film.add(r.pixel[i], r.contribution[i]);
+                        });
+                });
+    }
     for_all_queued<kBlocks, kBlocks>(
         backend, name, shadow,
         WF_LAMBDA(uint32_t i) {
@@ -33,7 +53,7 @@ void intersect_shadow_in_order(Backend& backend, const char* name, const Geometr
             if (!intersect_any<kOrder>(geometry, Ray{r.origin[i], r.dir[i]}, r.t_max[i]))
                 film.add(r.pixel[i], r.contribution[i]);
         },
-        groups_from);
+        groups_from, leave_above);
     if constexpr (Backend::kRunsInWarps) {
         // A ray spread far enough is walked by its lanes together (group_walks_from).
         for_all_queued_in_groups<kBlocks, kBlocks>(

@@ -2,6 +2,7 @@
 // rule the intersect_closest and intersect_shadow stages share.
 #pragma once
 
+#include <cstdlib>
 #include <type_traits>
 
 #include "accel/geometry_view.h"
@@ -61,6 +62,39 @@ template <class Backend>
 uint32_t group_walks_from(const GeometryView& geometry) {
     const bool groups = Backend::kRunsInWarps && geometry.tree_sah >= kPostponeLeavesMinSah;
     return groups ? kGroupWalkFromShift : 6u;
+}
+
+// Postponed launches of more than kRefillFromRaysPerThread rays per thread of
+// the room their stage keeps resident run on resident warps whose lanes take new
+// rays once fewer than kRefillBelowLanes of them still walk
+// (accel/traverse_refill.h). The closest-hit stage then pushes the hits to their
+// queues in a pass of its own, in queue order, as the ordinary launch pushes
+// them. H200, bench_traversal, bumps-1M, against no refills in the same call:
+// diffuse bounce 1 1.456 -> 1.68-1.69 G rays/s, shadow rays 1.257 -> 1.51. Below
+// four rays per thread the refills cost more than they save (bounce 3's 465k
+// rays, 3.4 per thread, 3-10% slower), and warps refilling below 16, 20, 24 or
+// 28 busy lanes differ by 1-3%. See bench/NOTES.md. The environment sets both
+// for measurements: WF_TRAVERSAL_REFILL_BELOW=N (0 turns refilling off) and
+// WF_TRAVERSAL_REFILL_FROM=N.
+inline constexpr uint32_t kRefillBelowLanes = 24;
+inline constexpr uint32_t kRefillFromRaysPerThread = 4;
+
+namespace detail {
+inline uint32_t env_count(const char* name, uint32_t fallback, uint32_t most) {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == 0) return fallback;
+    const unsigned long n = std::strtoul(v, nullptr, 10);
+    return n > most ? most : uint32_t(n);
+}
+}  // namespace detail
+
+inline uint32_t refill_below_lanes() {
+    static const uint32_t lanes = detail::env_count("WF_TRAVERSAL_REFILL_BELOW", kRefillBelowLanes, 32);
+    return lanes;
+}
+inline uint32_t refill_from_rays_per_thread() {
+    static const uint32_t rays = detail::env_count("WF_TRAVERSAL_REFILL_FROM", kRefillFromRaysPerThread, 1024);
+    return rays;
 }
 
 // Calls launch(order) with the launch's leaf order (leaf_order_for) as a
