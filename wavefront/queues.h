@@ -78,9 +78,9 @@ uint32_t spread_room(const Backend& backend) {
 // body(i, t, shift) (t: the thread's index, whose low 5 bits are its lane in the
 // warp; 1 << shift: the lanes sharing item i, consecutive in one warp). That
 // launch holds at most `room` threads, and does nothing below groups_from. Both
-// launches carry the stage's name, so its statistics count two launches. Items
-// whose count is above leave_above are left to a refilling launch
-// (for_all_items_refilling).
+// launches carry the stage's name, so its statistics count two launches (three
+// with a refilling launch). Items whose count is above leave_above are left to a
+// refilling launch (for_all_items_refilling).
 template <uint32_t MinBlocksPerSm = 0, uint32_t SpreadBlocksPerSm = 0, bool kGroups = false, class Backend, class F>
 void for_all_items(Backend& backend, const char* name, const uint32_t* count, uint32_t max_count, uint32_t per_item,
                    F body, uint32_t groups_from = 6u, uint32_t leave_above = 0xFFFFFFFFu) {

@@ -155,7 +155,7 @@ struct StagePaths {
 template <class B>
 std::pair<uint32_t, uint32_t> expect_closest_stage_records_each_ray_once(B& backend, const GeometryView& g,
                                                                         const std::vector<uint32_t>& queued,
-                                                                        uint32_t seed) {
+                                                                        uint32_t seed, bool refilled = false) {
     const uint32_t slots = 640, rays = uint32_t(queued.size());  // queues' capacity: 640
     test::Random rng(seed);
     std::vector<Vec3f> origin(slots), dir(slots);
@@ -187,6 +187,9 @@ std::pair<uint32_t, uint32_t> expect_closest_stage_records_each_ray_once(B& back
         EXPECT_EQ(pushed[s], ref.found() ? 1u : 10u) << rays << " rays, slot " << s;
         EXPECT_EQ(alive[s], ref.found() ? 1u : 0u) << rays << " rays, slot " << s;
         if (!ref.found()) {
+            // A refilling launch writes a miss in place (read back by the ordinary
+            // launch); the others leave its hit fields alone.
+            EXPECT_EQ(hit_prim[s], refilled ? kNoHit : 0xDEADu) << rays << " rays, slot " << s;
             ++misses;
             continue;
         }
@@ -386,7 +389,8 @@ TEST(QueueSpread, OnlyScatteredRaysSpread) {
 // the ordinary launch pushes the queues in item order. Every slot must still go to
 // one queue once with a plain walk's hit,
 // and the stage must leave the backend's work counter at zero for the next launch:
-// the stage runs five times on one backend, and each run must see every ray.
+// the stage runs five times on one backend, and each run must see every ray. (Misses
+// show which launch took them: only a refilling one writes kNoHit in place.)
 TEST(QueueSpread, TheClosestHitStageRefillsLargeLaunchesAndRecordsEachRayOnce) {
     const test::TestScene soup = test::random_soup(55, 3000, 200, {}, 10.0f);
     GeometryView g = soup.view();
@@ -398,7 +402,8 @@ TEST(QueueSpread, TheClosestHitStageRefillsLargeLaunchesAndRecordsEachRayOnce) {
     for (uint32_t rays : {300u, 257u, 256u, 65u, 301u}) {  // past 4 per thread of the room: refilled; else ordinary
         std::vector<uint32_t> queued(rays);
         for (uint32_t i = 0; i < rays; ++i) queued[i] = (7 * i + 3) % 640;  // distinct: 7 and 640 are coprime
-        const auto [hits, misses] = expect_closest_stage_records_each_ray_once(backend, g, queued, 56 + rays);
+        const auto [hits, misses] =
+            expect_closest_stage_records_each_ray_once(backend, g, queued, 56 + rays, rays > 4 * 64);
         EXPECT_EQ(backend.counter[0], 0u) << rays << " rays";
         EXPECT_EQ(backend.counter[1], 0u) << rays << " rays";
         EXPECT_GT(hits, 0u) << rays << " rays";  // not vacuous

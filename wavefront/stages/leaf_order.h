@@ -67,9 +67,8 @@ uint32_t group_walks_from(const GeometryView& geometry) {
 // Postponed launches of more than kRefillFromRaysPerThread rays per thread of
 // the room their stage keeps resident run on resident warps whose lanes take new
 // rays once fewer than kRefillBelowLanes of them still walk
-// (accel/traverse_refill.h). The closest-hit stage then pushes the hits to their
-// queues in a pass of its own, in queue order, as the ordinary launch pushes
-// them. H200, bench_traversal, bumps-1M, against no refills in the same call:
+// (accel/traverse_refill.h). The closest-hit stage writes their hits in place,
+// and its ordinary launch then pushes them to their queues in queue order. H200, bench_traversal, bumps-1M, against no refills in the same call:
 // diffuse bounce 1 1.456 -> 1.68-1.69 G rays/s, shadow rays 1.257 -> 1.51. Below
 // four rays per thread the refills cost more than they save (bounce 3's 465k
 // rays, 3.4 per thread, 3-10% slower), and warps refilling below 16, 20, 24 or
@@ -92,8 +91,13 @@ inline uint32_t refill_below_lanes() {
     static const uint32_t lanes = detail::env_count("WF_TRAVERSAL_REFILL_BELOW", kRefillBelowLanes, 32);
     return lanes;
 }
+// At least 1: the refilling launch then never takes a count the group launch may
+// take as well (groups run only for counts of at most a sixteenth of the room).
 inline uint32_t refill_from_rays_per_thread() {
-    static const uint32_t rays = detail::env_count("WF_TRAVERSAL_REFILL_FROM", kRefillFromRaysPerThread, 1024);
+    static const uint32_t rays = [] {
+        const uint32_t n = detail::env_count("WF_TRAVERSAL_REFILL_FROM", kRefillFromRaysPerThread, 1024);
+        return n > 0 ? n : 1u;
+    }();
     return rays;
 }
 
