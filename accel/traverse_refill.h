@@ -32,8 +32,9 @@ namespace wf {
 // (on the CPU, the threads); the last one puts both back to zero for the next
 // launch (they must be zero before the first). Every warp counts itself done only
 // after its last reservation, whose answer it has read (it decides the warp's
-// exit), so the reset follows every reservation of the launch. start(item) sets up an item's walk, round() walks one round
-// of it and returns whether it has ended, finish(item) takes its answer.
+// exit), so the reset follows every reservation of the launch. start(item) sets
+// up an item's walk, round() walks one round of it and returns whether it has
+// ended, finish(item) takes its answer.
 template <class Start, class Round, class Finish>
 WF_HD_INLINE void refill_lanes(uint32_t first, uint32_t launched, uint32_t total, uint32_t* counter,
                                uint32_t refill_below, Start&& start, Round&& round, Finish&& finish) {

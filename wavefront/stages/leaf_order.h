@@ -68,8 +68,9 @@ uint32_t group_walks_from(const GeometryView& geometry) {
 // the room their stage keeps resident run on resident warps whose lanes take new
 // rays once fewer than kRefillBelowLanes of them still walk
 // (accel/traverse_refill.h). The closest-hit stage writes their hits in place,
-// and its ordinary launch then pushes them to their queues in queue order. H200, bench_traversal, bumps-1M, against no refills in the same call:
-// diffuse bounce 1 1.456 -> 1.68-1.69 G rays/s, shadow rays 1.257 -> 1.51. Below
+// and its ordinary launch then pushes them to their queues in queue order. H200,
+// bench_traversal, bumps-1M, against no refills in the same call: diffuse
+// bounce 1 1.456 -> 1.68-1.69 G rays/s, shadow rays 1.257 -> 1.51. Below
 // four rays per thread the refills cost more than they save (bounce 3's 465k
 // rays, 3.4 per thread, 3-10% slower), and warps refilling below 16, 20, 24 or
 // 28 busy lanes differ by 1-3%. See bench/NOTES.md. The environment sets both
