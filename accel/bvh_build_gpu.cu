@@ -10,6 +10,7 @@
 #include <string>
 
 #include "accel/bvh_build_gpu_buffers.cuh"
+#include "accel/bvh_pairs.cuh"
 
 namespace wf {
 namespace {
@@ -164,39 +165,43 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
     be.sort_pairs("bvh_sort", b.codes.data(), b.codes_sorted.data(), b.ids.data(), b.ids_sorted.data(), n,
                   kMortonBits + 1);
 
-    // Build node i is the i-th primitive of the sort. H-PLOC's thread i writes it
-    // before it climbs (a kernel of its own for this cost 0.06 ms at 1M on an H100:
-    // the same gather, plus writing the nodes out and reading them back), and
-    // publishes it with a fence before its first hand-over through merge_slot, as it
-    // does every round's clusters; a merge reads a leaf only after its thread has
-    // handed it on.
-    const uint32_t* sorted_ids = b.ids_sorted.data();
-    uint32_t* clusters = b.clusters.data();
-    auto write_leaf = [=] __device__(uint32_t i) {
-        const uint32_t prim = sorted_ids[i];
-        const BvhNode box = staging[prim];
-        nodes[i] = BuildNode{box.lo, prim, box.hi, kInvalid};
-        meta[i] = BuildMeta{half_area(box.lo, box.hi), 1u, 0u, 1u};
-        clusters[i] = i;
-    };
+    const PlocArgs args{nodes, meta, parent, b.tables.data(), b.clusters.data(), info + kInfoCounter,
+                        info + kInfoRoot, n};
+    const SortedPrims sorted{staging, b.ids_sorted.data(), b.codes_sorted.data(), 1u << kMortonBits, n};
     if (n == 1) {
         be.parallel_for("bvh_single", 1, [=] __device__(uint32_t) {
-            write_leaf(0);
+            const BvhNode box = sorted.box(0);
+            nodes[0] = BuildNode{box.lo, sorted.ids[0], box.hi, kInvalid};
+            meta[0] = BuildMeta{half_area(box.lo, box.hi), 1u, 0u, 1u};
             parent[0] = kInvalid;
             info[kInfoRoot] = 0;
         });
     } else {
-        const uint32_t* sorted_codes = b.codes_sorted.data();
-        const PlocArgs args{nodes, meta, parent, b.tables.data(), clusters, info + kInfoCounter, info + kInfoRoot, n};
+        // The leaves (build node i is the i-th primitive of the sort), the sorted
+        // neighbours that pair, and the clusters they make listed in Morton order
+        // with their codes (bvh_pairs.cuh). The sort's inputs are free now, and the
+        // layout's scratch until write_traversal.
+        uint32_t* starts = b.ids.data();
+        uint32_t* start_rank = b.leaf_first.data();
+        uint32_t* cluster_codes = b.codes.data();
+        uint32_t* num_clusters = info + kInfoClusters;
+        be.parallel_for("bvh_pair_flags", padded,
+                        [=] __device__(uint32_t i) { pair_flags(args, sorted, starts, i); });
+        be.exclusive_scan("bvh_scan_clusters", starts, start_rank, n);
+        be.parallel_for("bvh_clusters", n, [=] __device__(uint32_t i) {
+            list_cluster(args, sorted, starts, start_rank[i], cluster_codes, num_clusters, i);
+        });
         // One warp per block: a warp's lanes stop at different heights, and warps
         // stop far apart; blocks of 128 held three finished warps' room for the
         // fourth. An SM holds at most 32 blocks, so 32 warps, which a cap of 64
         // registers allows. H100, bench_bvh: 0.876 -> 0.846 ms at 1M, 6.74 ->
-        // 6.43 ms at 10M; lower caps spill and are slower (bench/NOTES.md).
+        // 6.43 ms at 10M; lower caps spill and are slower (bench/NOTES.md). The
+        // host knows only that there are at most n clusters: blocks past the
+        // clusters end at once.
         be.parallel_for_sized<kHplocBlockSize, 32>("bvh_hploc", padded, [=] __device__(uint32_t i) {
-            if (i < n) write_leaf(i);
-            __threadfence();
-            climb(args, sorted_codes, merge_slot, i);
+            const uint32_t count = *num_clusters;
+            if (count < 2) return;  // two primitives, paired: the tree
+            climb(args, cluster_codes, count, merge_slot, i);
         });
         // The top rebuilt by binned SAH over the subtrees below it (bvh_top_sah.cuh).
         if (n > top_cut(n))
@@ -266,6 +271,7 @@ GpuBvhInfo GpuBvhBuilder::info(CudaBackend& be) const {
     b.info.download(values, kInfoSize);
     // The SAH from the root's bookkeeping, normalised as measure_bvh does.
     const uint32_t root = values[kInfoRoot];
+    out.clusters = b.n == 1 ? 1u : values[kInfoClusters];
     if (root >= 2 * b.n - 1) throw std::logic_error("GPU BVH builder: the build did not reach a root");
     BuildNode node;
     BuildMeta meta;

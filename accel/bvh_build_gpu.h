@@ -1,7 +1,9 @@
 // GPU BVH builder (CUDA backend): H-PLOC (Benthin et al. 2024, "H-PLOC:
 // Hierarchical Parallel Locally-Ordered Clustering for Bounding Volume Hierarchy
 // Construction"). Primitive bounds -> 30-bit Morton codes -> CUB radix sort ->
-// one bottom-up kernel that walks the implicit LBVH of the sorted codes and, in
+// sorted neighbours that are each other's nearest paired (bvh_pairs.cuh: most of
+// a mesh's primitives, so H-PLOC starts from far fewer clusters) -> one
+// bottom-up kernel that walks the implicit LBVH of the clusters' codes and, in
 // every subtree holding more than 16 clusters, merges them with PLOC inside one
 // warp, deciding leaf collapsing by SAH and filling each node's table for the
 // wide layout as it creates it (make_wide_table); then one block rebuilds the
@@ -43,6 +45,7 @@ struct GpuBvhInfo {
     uint32_t num_prims = 0;
     uint32_t num_nodes = 0;            // of the binary tree in the flat layout
     uint32_t max_traversal_nodes = 0;  // room write_traversal needs
+    uint32_t clusters = 0;  // H-PLOC's start: primitives and pairs of them (bvh_pairs.cuh)
     uint32_t depth = 0;   // deepest leaf, root = 0
     double sah = 0.0;     // SAH cost of the tree, as measure_bvh computes it (bvh_quality.h)
     // The wide layout's wide nodes entered per ray of the SAH's model (its

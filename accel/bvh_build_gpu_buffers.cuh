@@ -15,8 +15,9 @@ namespace gpu_bvh {
 
 using namespace hploc;
 
-// info[]: the root's build node, then the counter of build nodes created.
-inline constexpr uint32_t kInfoRoot = 0, kInfoCounter = 1, kInfoSize = 2;
+// info[]: the root's build node, the counter of build nodes created, and the
+// clusters H-PLOC starts from (bvh_pairs.cuh).
+inline constexpr uint32_t kInfoRoot = 0, kInfoCounter = 1, kInfoClusters = 2, kInfoSize = 3;
 
 // Calls f(k, primitive id) for the primitives of a leaf's build subtree (at
 // most kBvhMaxLeafSize, so a short stack), k counting from `first`.
@@ -59,7 +60,7 @@ struct GpuBvhBuilder::Buffers {
     Buf<uint32_t> wide_list;    // the build nodes that make them, in their order
     Buf<uint32_t> refs;         // 2n - 1: a kept node's reference in the wide layout
     Buf<uint32_t> scene_box;    // 6 ordered bits: the centroids' bounds
-    Buf<uint32_t> info;         // kInfoSize values (kInfoRoot, kInfoCounter)
+    Buf<uint32_t> info;         // kInfoSize values (kInfoRoot, ...)
     Buf<BvhNode> out_nodes;     // 2n - 1 (an empty scene: 1)
     Buf<BvhNode> warp_boxes;    // one centroid box per warp of primitives
     Buf<uint32_t> out_prims;    // n

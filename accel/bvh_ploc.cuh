@@ -1,17 +1,18 @@
 // H-PLOC's clustering (Benthin et al. 2024), the heart of bvh_build_gpu.cu: one
-// thread per primitive climbs the implicit LBVH of the Morton-sorted primitives
+// thread per cluster (a primitive, or a pair of neighbours that bvh_pairs.cuh
+// merged first) climbs the implicit LBVH of the clusters in Morton order
 // (Apetrei 2014), and whenever a subtree holds more than kClusterThreshold
 // clusters the whole warp merges them with PLOC (Meister and Bittner 2018).
 // Included by bvh_build_gpu.cu only.
 //
 // Build-node ids: [0, n) are the primitives in Morton order, [n, 2n - 1) the
-// interior nodes in creation order (but for the top, which bvh_top_sah.cuh rebuilds
-// in the old top's ids). Every build node records its box, its two
-// children (for a primitive: its primitive id), its subtree's primitive count,
-// the SAH cost of the best tree below it, and whether that best tree is a single
-// leaf. Leaf collapsing is thus decided bottom-up when a node is created, and
-// so is the node's table for the collapse into the wide traversal layout
-// (make_wide_table, traversal_bvh.h).
+// interior nodes in creation order, the pairs first (but for the top, which
+// bvh_top_sah.cuh rebuilds in the old top's ids). Every build node records its
+// box, its two children (for a primitive: its primitive id), its subtree's
+// primitive count, the SAH cost of the best tree below it, and whether that
+// best tree is a single leaf. Leaf collapsing is thus decided bottom-up when a
+// node is created, and so is the node's table for the collapse into the wide
+// traversal layout (make_wide_table, traversal_bvh.h).
 #pragma once
 
 #include <cstdint>
@@ -280,20 +281,21 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     }
 }
 
-// Whole warp, thread i starting at primitive i (i >= n: lanes that only help).
-// At each LBVH node the second thread to arrive goes on, now holding the node's
-// range; subtrees that hold too many clusters are merged by the whole warp, one
-// subtree at a time.
-__device__ __forceinline__ void climb(const PlocArgs a, const uint32_t* sorted_codes, uint32_t* merge_slot,
+// Whole warp, thread i starting at the LBVH's leaf i, the i-th of `count`
+// clusters in Morton order (primitives, and pairs of them: bvh_pairs.cuh) with
+// codes `codes` (i >= count: lanes that only help). At each LBVH node the second
+// thread to arrive goes on, now holding the node's range; subtrees that hold too
+// many clusters are merged by the whole warp, one subtree at a time.
+__device__ __forceinline__ void climb(const PlocArgs a, const uint32_t* codes, uint32_t count, uint32_t* merge_slot,
                                       uint32_t i) {
-    const uint32_t n = a.n, lane = i & 31;
+    const uint32_t n = count, lane = i & 31;
     bool active = i < n;
     uint32_t l = i, r = i, s = 0;
     for (;;) {
         if (!__ballot_sync(kFullMask, active)) break;
         if (active) {
             uint32_t other;
-            if (l == 0 || (r != n - 1 && dissimilarity(sorted_codes, r) < dissimilarity(sorted_codes, l - 1))) {
+            if (l == 0 || (r != n - 1 && dissimilarity(codes, r) < dissimilarity(codes, l - 1))) {
                 s = r + 1;  // the parent lies to the right: this subtree is its left child
                 other = atomicExch(&merge_slot[r], l);
                 if (other != kInvalid) r = other;

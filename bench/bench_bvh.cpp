@@ -1,11 +1,12 @@
 // BVH build benchmark: the GPU builder (H-PLOC, accel/bvh_build_gpu.h) on
 // procedural meshes of about 1M and 10M triangles (a bumpy sphere; bench_traversal's
 // terrain) and a field of spheres, from primitives on the device to a traversable
-// tree. Per mesh: the median and the minimum of --reps builds (CUDA events), the
-// per-stage breakdown, the depth, the wide nodes a ray enters (the collapse's cost),
-// and the SAH cost against the CPU binned-SAH builder's (the reference; skipped above
-// --cpu-limit primitives, as one CPU build of 10M takes a minute), with both trees'
-// SAH split by subtree size (accel/bvh_quality.h): where the GPU tree loses it.
+// tree. Per mesh: the share of primitives paired before H-PLOC (bvh_pairs.cuh), the
+// median and the minimum of --reps builds (CUDA events), the per-stage breakdown, the
+// depth, the wide nodes a ray enters (the collapse's cost), and the SAH cost against
+// the CPU binned-SAH builder's (the reference; skipped above --cpu-limit primitives,
+// as one CPU build of 10M takes a minute), with both trees' SAH split by subtree size
+// (accel/bvh_quality.h): where the GPU tree loses it.
 //
 //   build/bin/bench_bvh [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]
 #include <chrono>
@@ -90,8 +91,8 @@ int main(int argc, char** argv) {
     meshes.push_back({"bumps-1M", wf::bench::bump_field(1000000), {}});  // 999,698 triangles
 
     nlohmann::json report = nlohmann::json::array();
-    std::printf("%-12s %10s %10s %9s %9s %7s %7s %9s %9s %7s %10s\n", "mesh", "prims", "nodes", "median ms",
-                "min ms", "depth", "visits", "SAH gpu", "SAH cpu", "ratio", "cpu ms");
+    std::printf("%-12s %10s %10s %7s %9s %9s %7s %7s %9s %9s %7s %10s\n", "mesh", "prims", "nodes", "paired",
+                "median ms", "min ms", "depth", "visits", "SAH gpu", "SAH cpu", "ratio", "cpu ms");
     std::vector<wf::GpuBvhTiming> timings;
     struct SahSplit {
         std::string mesh;
@@ -112,8 +113,11 @@ int main(int argc, char** argv) {
                 splits.push_back({m.name, wf::sah_by_subtree_size(wf::build_bvh_on_gpu(m.triangles, m.spheres)),
                                   wf::sah_by_subtree_size(cpu)});
             }
-            std::printf("%-12s %10zu %10u %9.3f %9.3f %7u %7.2f %9.2f ", m.name.c_str(), prims, t.info.num_nodes,
-                        t.median_ms, t.min_ms, t.info.depth, t.info.wide_node_visits, t.info.sah);
+            // Primitives paired before H-PLOC (bvh_pairs.cuh), a share of all.
+            const double paired = prims ? 2.0 * double(prims - t.info.clusters) / double(prims) : 0.0;
+            std::printf("%-12s %10zu %10u %6.1f%% %9.3f %9.3f %7u %7.2f %9.2f ", m.name.c_str(), prims,
+                        t.info.num_nodes, 100.0 * paired, t.median_ms, t.min_ms, t.info.depth, t.info.wide_node_visits,
+                        t.info.sah);
             if (cpu_sah > 0) std::printf("%9.2f %7.3f %10.0f\n", cpu_sah, t.info.sah / cpu_sah, cpu_ms);
             else std::printf("%9s %7s %10s\n", "-", "-", "-");
             std::fflush(stdout);
@@ -124,6 +128,7 @@ int main(int argc, char** argv) {
             j["prims"] = prims;
             j["nodes"] = t.info.num_nodes;
             j["depth"] = t.info.depth;
+            j["clusters"] = t.info.clusters;
             j["wide_node_visits"] = t.info.wide_node_visits;
             j["build_ms_median"] = t.median_ms;
             j["build_ms_min"] = t.min_ms;

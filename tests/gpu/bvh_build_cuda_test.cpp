@@ -108,6 +108,46 @@ TEST(GpuBvh, EmptyAndSinglePrimitive) {
     EXPECT_EQ(intersect_closest(pair.scene.view(), Ray{{5, 5, 10}, {0, 0, -1}}, kInfinity).prim, 1u);
 }
 
+TEST(GpuBvh, NeighboursPairWhenEachIsTheOthersNearest) {
+    // Before H-PLOC, sorted neighbours pair when each is the other's nearest of its
+    // two (bvh_pairs.cuh). Spheres of radius 0.1 on the x axis in triplets at 0, 1
+    // and 1.4, the triplets 100 apart: each triplet's last two pair and its first
+    // stays alone, so 300 spheres start H-PLOC as 200 clusters.
+    WF_REQUIRE_CUDA_DEVICE();
+    TestScene triplets;
+    for (int k = 0; k < 100; ++k)
+        for (float x : {0.0f, 1.0f, 1.4f}) triplets.spheres.push_back({{100.0f * float(k) + x, 0.0f, 0.0f}, 0.1f});
+    GpuTree t = gpu_tree(triplets);
+    EXPECT_EQ(t.info.clusters, 200u);
+    test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
+    expect_consistent_info(t);
+    EXPECT_EQ(intersect_closest(t.scene.view(), Ray{{701.4f, 0.0f, 5.0f}, {0, 0, -1}}, kInfinity).prim, 23u);
+
+    // Two primitives that pair are the whole tree (H-PLOC has nothing to merge).
+    TestScene two;
+    two.spheres = {{{0, 0, 0}, 1.0f}, {{3, 0, 0}, 1.0f}};
+    GpuTree pair = gpu_tree(two);
+    EXPECT_EQ(pair.info.clusters, 1u);
+    test::check_bvh_invariants(pair.scene.triangles, pair.scene.spheres, pair.scene.bvh);
+    expect_consistent_info(pair);
+    EXPECT_EQ(intersect_closest(pair.scene.view(), Ray{{3, 0, 10}, {0, 0, -1}}, kInfinity).prim, 1u);
+
+    // A large primitive never pairs with a small one (bvh_build_gpu.cu sorts the
+    // large ones last for H-PLOC to meet them near the root). A small sphere, then
+    // three large triangles 4000 wide at heights -1, 3000 and 6000: by area alone
+    // the sphere would pair with the lowest triangle, and the other two with each
+    // other (2 clusters); as it is, the lowest triangle's nearest is the middle one
+    // (3001 against 3000 up from there), so only the top two pair (3 clusters).
+    TestScene mixed;
+    mixed.spheres.push_back({{0, 0, 0}, 0.01f});
+    for (float z : {-1.0f, 3000.0f, 6000.0f})
+        mixed.triangles.push_back({{-2000, -2000, z}, {2000, -2000, z}, {2000, 2000, z}});
+    GpuTree m = gpu_tree(mixed);
+    EXPECT_EQ(m.info.clusters, 3u);
+    test::check_bvh_invariants(m.scene.triangles, m.scene.spheres, m.scene.bvh);
+    EXPECT_EQ(intersect_closest(m.scene.view(), Ray{{0, 0, 10}, {0, 0, -1}}, kInfinity).prim, 3u);
+}
+
 TEST(GpuBvh, DuplicatesAndCoincidentSpheres) {
     // Equal Morton codes everywhere: the index breaks ties, and PLOC's merges of
     // equal boxes still make leaves of at most kBvhMaxLeafSize.
