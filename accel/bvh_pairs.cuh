@@ -19,20 +19,26 @@
 namespace wf::hploc {
 
 // Orders the boundaries between sorted neighbours j and j + 1 strictly: the
-// area of the union of their boxes a and b, then j. A key whose area part is
-// kNeverPair never pairs: a NaN box, or two primitives on either side of the
-// large primitives' bit of the Morton code (bvh_build_gpu.cu sorts those after
-// all others so that H-PLOC meets them only near the root).
-inline constexpr uint32_t kNeverPair = 0xffffffffu;
-inline constexpr uint64_t kNoBoundary = ~0ull;  // past the last primitive
+// area of the union of their boxes a and b, then, as dissimilarity() does for
+// equal codes, the highest bit of j ^ (j + 1) and j itself, so that in a run of
+// equal areas (equal boxes, evenly spaced ones) every other boundary pairs. A
+// key whose area part is kNeverPair never pairs: a union of NaN area (boxes
+// NaN on both sides: min and max drop a NaN beside a number), or two primitives
+// on either side of the large primitives' bit of the Morton code
+// (bvh_build_gpu.cu sorts those after all others so that H-PLOC meets them only
+// near the root). 31 + 5 + 28 bits.
+inline constexpr uint32_t kNeverPair = 0x7fffffffu;  // above every area's bits (+inf is 0x7f800000)
+inline constexpr uint64_t kNoBoundary = ~0ull;       // past the last primitive
 __device__ __forceinline__ uint64_t pair_key(const BvhNode& a, const BvhNode& b, const uint32_t* sorted_codes,
                                              uint32_t large_bit, uint32_t j) {
     const float area = half_area(min(a.lo, b.lo), max(a.hi, b.hi));
     // Areas are not negative, so their bits order as the floats do.
-    uint32_t bits = area >= 0.0f ? __float_as_uint(area) : kNeverPair;  // NaN fails the test
+    uint32_t bits = area >= 0.0f ? __float_as_uint(area) & 0x7fffffffu : kNeverPair;  // NaN fails; -0 is 0
     if ((sorted_codes[j] ^ sorted_codes[j + 1]) & large_bit) bits = kNeverPair;
-    return (uint64_t(bits) << 32) | j;
+    const uint32_t level = 31u - __clz(j ^ (j + 1));
+    return (uint64_t(bits) << 33) | (uint64_t(level) << 28) | j;
 }
+__device__ __forceinline__ bool pairable(uint64_t key) { return uint32_t(key >> 33) != kNeverPair; }
 
 // The primitives in sorted order: their boxes and Morton codes.
 struct SortedPrims {
@@ -71,8 +77,7 @@ __device__ __forceinline__ void pair_flags(const PlocArgs& a, const SortedPrims&
     if (lane == 31 && i + 2 < n) right = s.key(next, s.box(i + 2), i + 1);
     if (i == 0) starts[0] = 1;
     if (i + 1 < n) {
-        const bool pairs =
-            uint32_t(key >> 32) != kNeverPair && (i == 0 || key < left) && (i + 2 >= n || key < right);
+        const bool pairs = pairable(key) && (i == 0 || key < left) && (i + 2 >= n || key < right);
         starts[i + 1] = pairs ? 0u : 1u;
     }
 }

@@ -206,8 +206,7 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     if (lane >= num_left) id = in_right ? right_id : kInvalid;
     uint32_t count = __popc(__ballot_sync(kFullMask, id != kInvalid));
 
-    // (Node 0 stands in for no cluster: its thread may be writing it at this very
-    // moment, and what such a lane reads is never used.)
+    // (Node 0 stands in for no cluster: what such a lane reads is never used.)
     const uint32_t safe = id != kInvalid ? id : 0u;
     const float4* p = reinterpret_cast<const float4*>(&a.nodes[safe]);
     const float4 x = __ldcg(p), y = __ldcg(p + 1);

@@ -145,6 +145,7 @@ TEST(GpuBvh, NeighboursPairWhenEachIsTheOthersNearest) {
     GpuTree m = gpu_tree(mixed);
     EXPECT_EQ(m.info.clusters, 3u);
     test::check_bvh_invariants(m.scene.triangles, m.scene.spheres, m.scene.bvh);
+    expect_consistent_info(m);
     EXPECT_EQ(intersect_closest(m.scene.view(), Ray{{0, 0, 10}, {0, 0, -1}}, kInfinity).prim, 3u);
 }
 
@@ -164,6 +165,9 @@ TEST(GpuBvh, DuplicatesAndCoincidentSpheres) {
     TestScene coincident;
     coincident.spheres.assign(300000, Sphere{{1.0f, -2.0f, 3.0f}, 0.25f});
     GpuTree c = gpu_tree(coincident);
+    // Equal boxes tie on area everywhere: the tie-break of bvh_pairs.cuh pairs
+    // every other boundary (0 with 1, 2 with 3, ...), not only the first.
+    EXPECT_EQ(c.info.clusters, 150000u);
     f = test::check_bvh_invariants(c.scene.triangles, c.scene.spheres, c.scene.bvh);
     EXPECT_LE(f.max_leaf_size, kBvhMaxLeafSize);
     expect_consistent_info(c);
@@ -346,9 +350,12 @@ TEST(GpuBvh, WideLayoutWrittenOnTheDeviceEqualsTheHostCollapse) {
         const Vec3f a = flat.triangles[i].p0, d = flat.triangles[i].p1 - a;
         flat.triangles[i] = i % 2 ? Triangle{a, a + d, a + d * (0.37f * float(i % 7) - 1.1f)} : Triangle{a, a, a + d};
     }
+    // Two spheres that pair before H-PLOC: the pair is the root (bvh_pairs.cuh).
+    TestScene paired;
+    paired.spheres = {{{0, 0, 0}, 1.0f}, {{3, 0, 0}, 1.0f}};
     std::vector<TestScene> scenes{test::random_soup(41, 30000, 3000, {}, 20.0f), nested, flat, test::random_soup(7, 5, 4),
-                                  test::random_soup(8, 3, 0), test::random_soup(10, 2, 0), test::random_soup(9, 0, 1),
-                                  TestScene{}};
+                                  test::random_soup(8, 3, 0), test::random_soup(10, 2, 0), paired,
+                                  test::random_soup(9, 0, 1), TestScene{}};
     for (const TestScene& s : scenes) {
         for (int rep = 0; rep < 4; ++rep) {  // the device's numbering may differ from run to run
             const BudgetOrder order = rep < 2 ? BudgetOrder::kAncestorsFirst : BudgetOrder::kDescendantsFirst;
