@@ -63,9 +63,16 @@ WF_HD_INLINE void refill_lanes(uint32_t first, uint32_t launched, uint32_t total
         }
         if (__ballot_sync(0xFFFFFFFFu, walking) == 0) break;
     }
-    if (lane == 0 && atomicAdd(&counter[1], 1u) == launched / 32u - 1u) {
-        counter[0] = 0;  // no warp fetches any more
-        counter[1] = 0;
+    // The fences make the order formal: every warp's reservations come before its
+    // done count (a release), and the last warp's reset after all the counts it
+    // read (an acquire).
+    if (lane == 0) {
+        __threadfence();
+        if (atomicAdd(&counter[1], 1u) == launched / 32u - 1u) {
+            __threadfence();
+            counter[0] = 0;  // no warp fetches any more
+            counter[1] = 0;
+        }
     }
 #else
     (void)refill_below;

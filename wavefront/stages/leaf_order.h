@@ -75,7 +75,8 @@ uint32_t group_walks_from(const GeometryView& geometry) {
 // rays, 3.4 per thread, 3-10% slower), and warps refilling below 16, 20, 24 or
 // 28 busy lanes differ by 1-3%. See bench/NOTES.md. The environment sets both
 // for measurements: WF_TRAVERSAL_REFILL_BELOW=N (0 turns refilling off) and
-// WF_TRAVERSAL_REFILL_FROM=N.
+// WF_TRAVERSAL_REFILL_FROM=N, read at every launch (a getenv beside a kernel
+// launch), so that a test can render with refills and without in one process.
 inline constexpr uint32_t kRefillBelowLanes = 24;
 inline constexpr uint32_t kRefillFromRaysPerThread = 4;
 
@@ -89,17 +90,13 @@ inline uint32_t env_count(const char* name, uint32_t fallback, uint32_t most) {
 }  // namespace detail
 
 inline uint32_t refill_below_lanes() {
-    static const uint32_t lanes = detail::env_count("WF_TRAVERSAL_REFILL_BELOW", kRefillBelowLanes, 32);
-    return lanes;
+    return detail::env_count("WF_TRAVERSAL_REFILL_BELOW", kRefillBelowLanes, 32);
 }
 // At least 1: the refilling launch then never takes a count the group launch may
 // take as well (groups run only for counts of at most a sixteenth of the room).
 inline uint32_t refill_from_rays_per_thread() {
-    static const uint32_t rays = [] {
-        const uint32_t n = detail::env_count("WF_TRAVERSAL_REFILL_FROM", kRefillFromRaysPerThread, 1024);
-        return n > 0 ? n : 1u;
-    }();
-    return rays;
+    const uint32_t n = detail::env_count("WF_TRAVERSAL_REFILL_FROM", kRefillFromRaysPerThread, 1024);
+    return n > 0 ? n : 1u;
 }
 
 // Calls launch(order) with the launch's leaf order (leaf_order_for) as a
