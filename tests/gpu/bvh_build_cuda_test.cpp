@@ -108,6 +108,17 @@ TEST(GpuBvh, EmptyAndSinglePrimitive) {
     EXPECT_EQ(intersect_closest(pair.scene.view(), Ray{{5, 5, 10}, {0, 0, -1}}, kInfinity).prim, 1u);
 }
 
+// The GPU tree of `s`: H-PLOC starts from `clusters` clusters, the tree is sound,
+// and `ray` hits primitive `prim`.
+void expect_clusters(const char* what, const TestScene& s, uint32_t clusters, const Ray& ray, uint32_t prim) {
+    SCOPED_TRACE(what);
+    GpuTree t = gpu_tree(s);
+    EXPECT_EQ(t.info.clusters, clusters);
+    test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
+    expect_consistent_info(t);
+    EXPECT_EQ(intersect_closest(t.scene.view(), ray, kInfinity).prim, prim);
+}
+
 TEST(GpuBvh, NeighboursPairWhenEachIsTheOthersNearest) {
     // Before H-PLOC, sorted neighbours pair when each is the other's nearest of its
     // two (bvh_pairs.cuh). Spheres of radius 0.1 on the x axis in triplets at 0, 1
@@ -117,20 +128,12 @@ TEST(GpuBvh, NeighboursPairWhenEachIsTheOthersNearest) {
     TestScene triplets;
     for (int k = 0; k < 100; ++k)
         for (float x : {0.0f, 1.0f, 1.4f}) triplets.spheres.push_back({{100.0f * float(k) + x, 0.0f, 0.0f}, 0.1f});
-    GpuTree t = gpu_tree(triplets);
-    EXPECT_EQ(t.info.clusters, 200u);
-    test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
-    expect_consistent_info(t);
-    EXPECT_EQ(intersect_closest(t.scene.view(), Ray{{701.4f, 0.0f, 5.0f}, {0, 0, -1}}, kInfinity).prim, 23u);
+    expect_clusters("triplets", triplets, 200, Ray{{701.4f, 0.0f, 5.0f}, {0, 0, -1}}, 23);
 
     // Two primitives that pair are the whole tree (H-PLOC has nothing to merge).
     TestScene two;
     two.spheres = {{{0, 0, 0}, 1.0f}, {{3, 0, 0}, 1.0f}};
-    GpuTree pair = gpu_tree(two);
-    EXPECT_EQ(pair.info.clusters, 1u);
-    test::check_bvh_invariants(pair.scene.triangles, pair.scene.spheres, pair.scene.bvh);
-    expect_consistent_info(pair);
-    EXPECT_EQ(intersect_closest(pair.scene.view(), Ray{{3, 0, 10}, {0, 0, -1}}, kInfinity).prim, 1u);
+    expect_clusters("two", two, 1, Ray{{3, 0, 10}, {0, 0, -1}}, 1);
 
     // A large primitive never pairs with a small one (bvh_build_gpu.cu sorts the
     // large ones last for H-PLOC to meet them near the root). A small sphere, then
@@ -142,11 +145,7 @@ TEST(GpuBvh, NeighboursPairWhenEachIsTheOthersNearest) {
     mixed.spheres.push_back({{0, 0, 0}, 0.01f});
     for (float z : {-1.0f, 3000.0f, 6000.0f})
         mixed.triangles.push_back({{-2000, -2000, z}, {2000, -2000, z}, {2000, 2000, z}});
-    GpuTree m = gpu_tree(mixed);
-    EXPECT_EQ(m.info.clusters, 3u);
-    test::check_bvh_invariants(m.scene.triangles, m.scene.spheres, m.scene.bvh);
-    expect_consistent_info(m);
-    EXPECT_EQ(intersect_closest(m.scene.view(), Ray{{0, 0, 10}, {0, 0, -1}}, kInfinity).prim, 3u);
+    expect_clusters("mixed", mixed, 3, Ray{{0, 0, 10}, {0, 0, -1}}, 3);
 }
 
 TEST(GpuBvh, DuplicatesAndCoincidentSpheres) {
