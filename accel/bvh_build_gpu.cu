@@ -22,15 +22,6 @@ constexpr int kMortonBits = 30;
 // centroids' largest extent along some axis (see morton_code).
 constexpr float kLargeFraction = 0.25f;
 
-// Floats as unsigned integers in the same order, for integer atomicMin/Max.
-__device__ __forceinline__ uint32_t ordered_bits(float f) {
-    uint32_t u = __float_as_uint(f);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-__device__ __forceinline__ float from_ordered_bits(uint32_t u) {
-    return __uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
-}
-
 __device__ __forceinline__ uint32_t spread_bits(uint32_t x) {  // 10 bits -> every third bit
     x = (x | (x << 16)) & 0x030000ffu;
     x = (x | (x << 8)) & 0x0300f00fu;
@@ -81,7 +72,9 @@ __device__ __forceinline__ uint32_t morton_code(const BvhNode& box, const uint32
 }  // namespace
 
 
-GpuBvhBuilder::GpuBvhBuilder() : buf_(std::make_unique<Buffers>()) {}
+const char* gpu_bvh_method_name(GpuBvhMethod method) { return method == GpuBvhMethod::kSah ? "gpu-sah" : "gpu"; }
+
+GpuBvhBuilder::GpuBvhBuilder(GpuBvhMethod method) : buf_(std::make_unique<Buffers>()), method_(method) {}
 GpuBvhBuilder::~GpuBvhBuilder() = default;
 
 void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t num_triangles, const Sphere* spheres,
@@ -176,6 +169,8 @@ void GpuBvhBuilder::build(CudaBackend& be, const Triangle* triangles, uint32_t n
             parent[0] = kInvalid;
             info[kInfoRoot] = 0;
         });
+    } else if (method_ == GpuBvhMethod::kSah) {
+        split_by_sah(be);
     } else {
         // The leaves (build node i is the i-th primitive of the sort), the sorted
         // neighbours that pair, and the clusters they make listed in Morton order

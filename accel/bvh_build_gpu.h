@@ -59,11 +59,19 @@ struct GpuBvhInfo {
 // (for the tests of that path).
 enum class BudgetOrder { kAncestorsFirst, kDescendantsFirst };
 
+// How the binary tree is made. kHploc (the default): H-PLOC as above, the fast
+// build. kSah: split top down by binned SAH over every primitive, as the CPU
+// builder does (bvh_sah_gpu.cu): several times slower to build, a tree of about
+// the CPU builder's SAH, which traces faster; for renders long enough to repay it.
+// Both go on to the same leaves, tables and layouts.
+enum class GpuBvhMethod { kHploc, kSah };
+const char* gpu_bvh_method_name(GpuBvhMethod method);  // "gpu", "gpu-sah"
+
 // Owns the tree and the builder's scratch memory on the device. Rebuilding with
 // the same primitive count reuses every allocation.
 class GpuBvhBuilder {
 public:
-    GpuBvhBuilder();
+    explicit GpuBvhBuilder(GpuBvhMethod method = GpuBvhMethod::kHploc);
     ~GpuBvhBuilder();
     GpuBvhBuilder(const GpuBvhBuilder&) = delete;
     GpuBvhBuilder& operator=(const GpuBvhBuilder&) = delete;
@@ -89,16 +97,20 @@ public:
     // The binary tree in the flat layout, on the device (download's first step;
     // public only because CUDA's device lambdas need it).
     void write_flat(CudaBackend& backend);
+    // build()'s binary tree by GpuBvhMethod::kSah, after the sort (public for the
+    // same reason).
+    void split_by_sah(CudaBackend& backend);
 
 private:
     struct Buffers;
     std::unique_ptr<Buffers> buf_;
+    GpuBvhMethod method_;
 };
 
 // Host-callable wrappers for tests and bench_bvh: upload, build on the device,
 // copy back.
 Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
-                     GpuBvhInfo* info = nullptr);
+                     GpuBvhInfo* info = nullptr, GpuBvhMethod method = GpuBvhMethod::kHploc);
 
 // The GPU builder's tree and its traversal layout, converted on the device, both
 // copied back (tests compare the conversion with the host's).
@@ -108,7 +120,8 @@ struct GpuTraversalTree {
     GpuBvhInfo info;
 };
 GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
-                                       BudgetOrder order = BudgetOrder::kAncestorsFirst);
+                                       BudgetOrder order = BudgetOrder::kAncestorsFirst,
+                                       GpuBvhMethod method = GpuBvhMethod::kHploc);
 
 struct GpuBvhTiming {
     std::string device;
@@ -117,6 +130,6 @@ struct GpuBvhTiming {
     std::vector<StageStat> stages;         // per stage, summed over `reps` profiled builds
 };
 GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
-                             uint32_t warmup, uint32_t reps);
+                             uint32_t warmup, uint32_t reps, GpuBvhMethod method = GpuBvhMethod::kHploc);
 
 }  // namespace wf

@@ -7,6 +7,7 @@
 
 #include "accel/bvh_build_gpu.h"
 #include "accel/bvh_ploc.cuh"
+#include "accel/bvh_sah_gpu.cuh"
 #include "accel/bvh_top_sah.cuh"
 #include "engine/backend/cuda_backend.cuh"
 
@@ -18,6 +19,15 @@ using namespace hploc;
 // info[]: the root's build node, the counter of build nodes created, and the
 // clusters H-PLOC starts from (bvh_pairs.cuh).
 inline constexpr uint32_t kInfoRoot = 0, kInfoCounter = 1, kInfoClusters = 2, kInfoSize = 3;
+
+// Floats as unsigned integers in the same order, for integer atomicMin/Max.
+__device__ __forceinline__ uint32_t ordered_bits(float f) {
+    uint32_t u = __float_as_uint(f);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+__device__ __forceinline__ float from_ordered_bits(uint32_t u) {
+    return __uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
+}
 
 // Calls f(k, primitive id) for the primitives of a leaf's build subtree (at
 // most kBvhMaxLeafSize, so a short stack), k counting from `first`.
@@ -64,6 +74,18 @@ struct GpuBvhBuilder::Buffers {
     Buf<BvhNode> out_nodes;     // 2n - 1 (an empty scene: 1)
     Buf<BvhNode> warp_boxes;    // one centroid box per warp of primitives
     Buf<uint32_t> out_prims;    // n
+    // The binned-SAH method's (bvh_sah_gpu.cu), allocated on its first build: the
+    // second order (the first is ids_sorted) and both levels' boxes by position;
+    // each level's large tasks, their bins and chunks; the small tasks; counters.
+    Buf<uint32_t> sah_order;
+    Buf<BvhNode> sah_boxes[2];
+    Buf<sah::Task> sah_tasks[2];
+    Buf<sah::Bin> sah_bins;       // 3 x kBins per task of a level
+    Buf<uint32_t> sah_hist;       // 3 x kBins counts per chunk
+    Buf<uint32_t> sah_left, sah_left_before;  // per chunk: positions going left; the scan of that
+    Buf<uint32_t> sah_chunk_task;             // per chunk: its task
+    Buf<sah::SmallTask> sah_small;
+    Buf<uint32_t> sah_counts;     // kSahNext, kSahSmallCount, kSahChunks
     // The primitives of the last build.
     const Triangle* triangles = nullptr;
     const Sphere* spheres = nullptr;
@@ -90,6 +112,22 @@ struct GpuBvhBuilder::Buffers {
         ensure(out_nodes, std::max<size_t>(all, 1));
         ensure(out_prims, count);
         ensure(warp_boxes, (size_t(count) + 31) / 32);
+    }
+    // A level holds at most count / (kSmall + 1) large tasks, and as many chunks as
+    // count / kChunk plus one partial chunk per task.
+    uint32_t sah_max_tasks() const { return n / (sah::kSmall + 1) + 1; }
+    uint32_t sah_max_chunks() const { return n / sah::kChunk + sah_max_tasks() + 1; }
+    void reserve_sah() {
+        ensure(sah_order, n);
+        for (Buf<BvhNode>& b : sah_boxes) ensure(b, n);
+        for (Buf<sah::Task>& t : sah_tasks) ensure(t, sah_max_tasks());
+        ensure(sah_bins, size_t(3) * sah::kBins * sah_max_tasks());
+        ensure(sah_hist, size_t(3) * sah::kBins * sah_max_chunks());
+        ensure(sah_left, sah_max_chunks());
+        ensure(sah_left_before, sah_max_chunks());
+        ensure(sah_chunk_task, sah_max_chunks());
+        ensure(sah_small, n);
+        ensure(sah_counts, 3);
     }
 };
 

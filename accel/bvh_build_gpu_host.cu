@@ -19,7 +19,8 @@ struct UploadedBuild {
     CudaBuffer<Sphere> spheres;
     GpuBvhBuilder builder;
     TraversalBvh<CudaBackend> traversal;
-    UploadedBuild(const std::vector<Triangle>& t, const std::vector<Sphere>& s) {
+    UploadedBuild(const std::vector<Triangle>& t, const std::vector<Sphere>& s, GpuBvhMethod method)
+        : builder(method) {
         triangles.upload(t);
         spheres.upload(s);
     }
@@ -43,18 +44,19 @@ void check_depth(const GpuBvhInfo& info) {
 
 }  // namespace
 
-Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres, GpuBvhInfo* info) {
+Bvh build_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres, GpuBvhInfo* info,
+                     GpuBvhMethod method) {
     CudaBackend be;
-    UploadedBuild up(triangles, spheres);
+    UploadedBuild up(triangles, spheres, method);
     up.build(be);
     if (info) *info = up.builder.info(be);
     return up.builder.download(be);
 }
 
 GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
-                                       BudgetOrder order) {
+                                       BudgetOrder order, GpuBvhMethod method) {
     CudaBackend be;
-    UploadedBuild up(triangles, spheres);
+    UploadedBuild up(triangles, spheres, method);
     up.build(be);
     const GpuBvhInfo info = up.builder.info(be);
     check_depth(info);
@@ -72,9 +74,9 @@ GpuTraversalTree traversal_tree_on_gpu(const std::vector<Triangle>& triangles, c
 }
 
 GpuBvhTiming time_bvh_on_gpu(const std::vector<Triangle>& triangles, const std::vector<Sphere>& spheres,
-                             uint32_t warmup, uint32_t reps) {
+                             uint32_t warmup, uint32_t reps, GpuBvhMethod method) {
     CudaBackend be;
-    UploadedBuild up(triangles, spheres);
+    UploadedBuild up(triangles, spheres, method);
     GpuBvhBuilder& builder = up.builder;
     GpuBvhTiming out;
     out.device = be.device_name();

@@ -71,6 +71,9 @@ __device__ __forceinline__ Vec3f shfl_down(Vec3f v, unsigned d) {
     return {__shfl_down_sync(kFullMask, v.x, d), __shfl_down_sync(kFullMask, v.y, d),
             __shfl_down_sync(kFullMask, v.z, d)};
 }
+__device__ __forceinline__ Vec3f shfl_up(Vec3f v, unsigned d) {
+    return {__shfl_up_sync(kFullMask, v.x, d), __shfl_up_sync(kFullMask, v.y, d), __shfl_up_sync(kFullMask, v.z, d)};
+}
 __device__ __forceinline__ Vec3f shfl_xor(Vec3f v, int m) {
     return {__shfl_xor_sync(kFullMask, v.x, m), __shfl_xor_sync(kFullMask, v.y, m), __shfl_xor_sync(kFullMask, v.z, m)};
 }

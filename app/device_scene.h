@@ -24,13 +24,17 @@
 
 namespace wf {
 
-// WF_BVH_BUILDER=cpu makes the CUDA backend use the CPU builder too (a
-// comparison knob); unset or "gpu": each backend's default.
-inline bool bvh_builder_forced_to_cpu() {
+// WF_BVH_BUILDER picks the CUDA backend's builder: unset or "gpu", H-PLOC (the
+// fast build); "gpu-sah", binned SAH on the GPU (a slower build of a tree that
+// traces faster); "cpu", the CPU builder (a comparison knob). The CPU backend
+// always builds on the host.
+enum class BvhBuilderChoice { kGpu, kGpuSah, kCpu };
+inline BvhBuilderChoice bvh_builder_choice() {
     const char* v = std::getenv("WF_BVH_BUILDER");
-    if (!v || !*v || std::string_view(v) == "gpu") return false;
-    if (std::string_view(v) == "cpu") return true;
-    throw std::invalid_argument(std::string("WF_BVH_BUILDER must be 'cpu' or 'gpu', got '") + v + "'");
+    if (!v || !*v || std::string_view(v) == "gpu") return BvhBuilderChoice::kGpu;
+    if (std::string_view(v) == "gpu-sah") return BvhBuilderChoice::kGpuSah;
+    if (std::string_view(v) == "cpu") return BvhBuilderChoice::kCpu;
+    throw std::invalid_argument(std::string("WF_BVH_BUILDER must be 'gpu', 'gpu-sah' or 'cpu', got '") + v + "'");
 }
 
 template <class Backend>
@@ -131,7 +135,9 @@ private:
         *report = BvhBuildStats{};
 #if defined(WF_HAVE_CUDA)
         if constexpr (std::string_view(Backend::kName) == "cuda") {
-            if (bvh_builder_forced_to_cpu()) {
+            const BvhBuilderChoice choice = bvh_builder_choice();
+            const GpuBvhMethod method = choice == BvhBuilderChoice::kGpuSah ? GpuBvhMethod::kSah : GpuBvhMethod::kHploc;
+            if (choice == BvhBuilderChoice::kCpu) {
                 report->note = "WF_BVH_BUILDER=cpu";
             } else if (uint64_t(scene.triangles.size()) + scene.spheres.size() > kMaxGpuBvhPrimitives) {
                 report->fell_back = true;
@@ -139,7 +145,7 @@ private:
                                std::to_string(kMaxGpuBvhPrimitives) + "): built on the CPU instead";
             } else {
                 // The builder's memory lives only until the traversal layout is written.
-                auto gpu_bvh = std::make_unique<GpuBvhBuilder>();
+                auto gpu_bvh = std::make_unique<GpuBvhBuilder>(method);
                 gpu_bvh->build(backend, triangles_.data(), uint32_t(scene.triangles.size()), spheres_.data(),
                                 uint32_t(scene.spheres.size()));
                 GpuBvhInfo info = gpu_bvh->info(backend);
@@ -147,7 +153,8 @@ private:
                     traversal_.allocate(info.max_traversal_nodes, info.num_prims);
                     gpu_bvh->write_traversal(backend, traversal_.nodes(), traversal_.prims(),
                                              info.max_traversal_nodes);
-                    *report = BvhBuildStats{"gpu", info.sah, info.depth, info.num_nodes, "", false};
+                    *report =
+                        BvhBuildStats{gpu_bvh_method_name(method), info.sah, info.depth, info.num_nodes, "", false};
                     bind_traversal(info.sah);
                     return;
                 }

@@ -6,9 +6,10 @@
 // depth, the wide nodes a ray enters (the collapse's cost), and the SAH cost against
 // the CPU binned-SAH builder's (the reference; skipped above --cpu-limit primitives,
 // as one CPU build of 10M takes a minute), with both trees' SAH split by subtree size
-// (accel/bvh_quality.h): where the GPU tree loses it.
+// (accel/bvh_quality.h): where the GPU tree loses it. --method gpu-sah times the
+// GPU builder's binned-SAH method instead (GpuBvhMethod::kSah).
 //
-//   build/bin/bench_bvh [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]
+//   build/bin/bench_bvh [--method gpu|gpu-sah] [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -67,9 +68,15 @@ Mesh sphere_field(const std::string& name, uint32_t count) {
 int main(int argc, char** argv) {
     std::string json_path;
     uint32_t reps = 20, warmup = 3, cpu_limit = 2000000;
-    wf::bench::Args args(argc, argv, "bench_bvh", "[--reps N] [--warmup N] [--cpu-limit N] [--json FILE]");
+    wf::GpuBvhMethod method = wf::GpuBvhMethod::kHploc;
+    wf::bench::Args args(argc, argv, "bench_bvh",
+                         "[--method gpu|gpu-sah] [--reps N] [--warmup N] [--cpu-limit N] [--json FILE]");
     for (std::string a; args.next(a);) {
-        if (a == "--reps") reps = std::max(1u, args.count(0, 10000));
+        if (a == "--method") {
+            const std::string v = args.value();
+            if (v == "gpu-sah") method = wf::GpuBvhMethod::kSah;
+            else if (v != "gpu") args.fail("--method must be gpu or gpu-sah, got " + v);
+        } else if (a == "--reps") reps = std::max(1u, args.count(0, 10000));
         else if (a == "--warmup") warmup = args.count(0, 10000);
         else if (a == "--cpu-limit") cpu_limit = args.count(0, 4000000000u);
         else if (a == "--json") json_path = args.value();
@@ -101,7 +108,7 @@ int main(int argc, char** argv) {
     std::vector<SahSplit> splits;
     try {
         for (const Mesh& m : meshes) {
-            wf::GpuBvhTiming t = wf::time_bvh_on_gpu(m.triangles, m.spheres, warmup, reps);
+            wf::GpuBvhTiming t = wf::time_bvh_on_gpu(m.triangles, m.spheres, warmup, reps, method);
             const size_t prims = m.triangles.size() + m.spheres.size();
             double cpu_sah = 0.0, cpu_ms = 0.0;
             if (prims <= cpu_limit) {
@@ -110,7 +117,7 @@ int main(int argc, char** argv) {
                 cpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 cpu_sah = wf::measure_bvh(cpu).sah;
                 // The GPU builder is deterministic: this tree is the one just timed.
-                splits.push_back({m.name, wf::sah_by_subtree_size(wf::build_bvh_on_gpu(m.triangles, m.spheres)),
+                splits.push_back({m.name, wf::sah_by_subtree_size(wf::build_bvh_on_gpu(m.triangles, m.spheres, nullptr, method)),
                                   wf::sah_by_subtree_size(cpu)});
             }
             // Primitives paired before H-PLOC (bvh_pairs.cuh), a share of all.
@@ -124,6 +131,7 @@ int main(int argc, char** argv) {
 
             nlohmann::json j;
             j["mesh"] = m.name;
+            j["method"] = wf::gpu_bvh_method_name(method);
             j["device"] = t.device;
             j["prims"] = prims;
             j["nodes"] = t.info.num_nodes;

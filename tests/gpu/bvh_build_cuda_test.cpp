@@ -11,6 +11,7 @@
 #include "accel/bvh_quality.h"
 #include "tests/accel/accel_test_scene.h"
 #include "tests/common/bvh_checks.h"
+#include "tests/gpu/bvh_test_scenes.h"
 #include "tests/gpu/gpu_test_support.h"
 
 namespace wf {
@@ -19,6 +20,9 @@ namespace {
 #if !defined(WF_HAVE_CUDA)
 TEST(GpuBvh, NeedsTheCudaBackend) { GTEST_SKIP() << "this build has no CUDA backend"; }
 #else
+using test::mesh_like;
+using test::sphere_field;
+using test::terrain;
 using test::TestScene;
 
 // The scene's CPU tree replaced by the GPU builder's, with its figures.
@@ -211,62 +215,6 @@ TEST(GpuBvh, NanVerticesDoNotBreakTheOthers) {
     }
 }
 
-// A 2D grid of triangles bent into a hemisphere-like cap, with some clutter:
-// the kind of surface mesh the SAH target is about.
-TestScene mesh_like(uint32_t side) {
-    TestScene s;
-    auto vertex = [&](uint32_t i, uint32_t j) {
-        float u = float(i) / side * 3.0f, v = float(j) / side * 6.28318f;
-        return Vec3f(std::sin(u) * std::cos(v), std::cos(u), std::sin(u) * std::sin(v)) * 10.0f;
-    };
-    for (uint32_t i = 0; i < side; ++i)
-        for (uint32_t j = 0; j < side; ++j) {
-            s.triangles.push_back({vertex(i, j), vertex(i + 1, j), vertex(i + 1, j + 1)});
-            s.triangles.push_back({vertex(i, j), vertex(i + 1, j + 1), vertex(i, j + 1)});
-        }
-    test::TestScene clutter = test::random_soup(3, 20000, 2000, {}, 8.0f);
-    s.triangles.insert(s.triangles.end(), clutter.triangles.begin(), clutter.triangles.end());
-    s.spheres = clutter.spheres;
-    s.build();
-    return s;
-}
-
-// Small spheres on a ground quad as large as the field: two primitives whose
-// boxes span the scene, which an LBVH would bury deep in the tree.
-TestScene sphere_field(uint32_t count) {
-    TestScene s;
-    test::Random rng(count);
-    for (uint32_t i = 0; i < count; ++i) {
-        float r = rng.uniform(0.1f, 0.4f);
-        s.spheres.push_back({{rng.uniform(-100.0f, 100.0f), r, rng.uniform(-100.0f, 100.0f)}, r});
-    }
-    s.triangles.push_back({{-200, 0, -200}, {200, 0, -200}, {200, 0, 200}});
-    s.triangles.push_back({{-200, 0, -200}, {200, 0, 200}, {-200, 0, 200}});
-    s.build();
-    return s;
-}
-
-// A rugged height field (bench_traversal's terrain, smaller): H-PLOC's top, merged
-// only inside Morton-ordered LBVH nodes, cost its 1M-triangle version SAH 1.106x the
-// CPU builder's before bvh_top_sah.cuh rebuilt the top.
-TestScene terrain(uint32_t side) {
-    TestScene s;
-    auto vertex = [&](uint32_t i, uint32_t j) {
-        const float x = -1.0f + 2.0f * float(i) / float(side), z = -1.0f + 2.0f * float(j) / float(side);
-        const float y = 0.12f * (1.0f + std::sin(11.0f * x) * std::sin(13.0f * z)) +
-                        0.05f * std::sin(29.0f * x + 2.0f * z) * std::sin(31.0f * z - x) +
-                        0.012f * std::sin(97.0f * x) * std::sin(89.0f * z);
-        return Vec3f(x, y, z);
-    };
-    for (uint32_t i = 0; i < side; ++i)
-        for (uint32_t j = 0; j < side; ++j) {
-            s.triangles.push_back({vertex(i, j), vertex(i, j + 1), vertex(i + 1, j + 1)});
-            s.triangles.push_back({vertex(i, j), vertex(i + 1, j + 1), vertex(i + 1, j)});
-        }
-    s.build();
-    return s;
-}
-
 TEST(GpuBvh, SahWithinTenPercentOfTheCpuBuilder) {
     WF_REQUIRE_CUDA_DEVICE();
     for (TestScene s :
@@ -355,28 +303,34 @@ TEST(GpuBvh, WideLayoutWrittenOnTheDeviceEqualsTheHostCollapse) {
     std::vector<TestScene> scenes{test::random_soup(41, 30000, 3000, {}, 20.0f), nested, flat, test::random_soup(7, 5, 4),
                                   test::random_soup(8, 3, 0), test::random_soup(10, 2, 0), paired,
                                   test::random_soup(9, 0, 1), TestScene{}};
-    for (const TestScene& s : scenes) {
-        for (int rep = 0; rep < 4; ++rep) {  // the device's numbering may differ from run to run
-            const BudgetOrder order = rep < 2 ? BudgetOrder::kAncestorsFirst : BudgetOrder::kDescendantsFirst;
-            const GpuTraversalTree t = traversal_tree_on_gpu(s.triangles, s.spheres, order);
-            const TraversalArrays host = make_traversal_arrays(t.flat.nodes, t.flat.prim_index, s.triangles, s.spheres);
-            EXPECT_LE(t.traversal.nodes.size(), t.info.max_traversal_nodes);
-            if (&s == &scenes[1]) {
-                EXPECT_GT(t.info.depth, 32u);
-                EXPECT_LE(t.info.depth, kBvhMaxDepth);
+    // Both methods' trees (bvh_sah_gpu.cu fills the same tables); the nested spheres'
+    // depth is H-PLOC's.
+    for (const GpuBvhMethod method : {GpuBvhMethod::kHploc, GpuBvhMethod::kSah}) {
+        for (const TestScene& s : scenes) {
+            for (int rep = 0; rep < 4; ++rep) {  // the device's numbering may differ from run to run
+                const BudgetOrder order = rep < 2 ? BudgetOrder::kAncestorsFirst : BudgetOrder::kDescendantsFirst;
+                const GpuTraversalTree t = traversal_tree_on_gpu(s.triangles, s.spheres, order, method);
+                const TraversalArrays host =
+                    make_traversal_arrays(t.flat.nodes, t.flat.prim_index, s.triangles, s.spheres);
+                EXPECT_LE(t.traversal.nodes.size(), t.info.max_traversal_nodes);
+                if (&s == &scenes[1] && method == GpuBvhMethod::kHploc) {
+                    EXPECT_GT(t.info.depth, 32u);
+                    EXPECT_LE(t.info.depth, kBvhMaxDepth);
+                }
+                if (&s == &scenes[2]) {  // the flags are there to compare
+                    size_t flagged = 0;
+                    for (const LeafPrim& p : t.traversal.prims) flagged += p.b.w != 0.0f;
+                    EXPECT_GE(flagged, 100u);
+                }
+                ASSERT_EQ(t.traversal.nodes.size(), host.nodes.size());
+                ASSERT_EQ(t.traversal.prims.size(), host.prims.size());
+                EXPECT_EQ(expect_same_wide_tree({t.traversal.nodes, t.traversal.prims}, {host.nodes, host.prims}, 0, 0),
+                          host.nodes.size());
+                if (rep == 0)
+                    std::printf("%s, %zu primitives: %zu flat nodes (depth %u), %zu wide nodes\n",
+                                gpu_bvh_method_name(method), host.prims.size(), t.flat.nodes.size(), t.info.depth,
+                                host.nodes.size());
             }
-            if (&s == &scenes[2]) {  // the flags are there to compare
-                size_t flagged = 0;
-                for (const LeafPrim& p : t.traversal.prims) flagged += p.b.w != 0.0f;
-                EXPECT_GE(flagged, 100u);
-            }
-            ASSERT_EQ(t.traversal.nodes.size(), host.nodes.size());
-            ASSERT_EQ(t.traversal.prims.size(), host.prims.size());
-            EXPECT_EQ(expect_same_wide_tree({t.traversal.nodes, t.traversal.prims}, {host.nodes, host.prims}, 0, 0),
-                      host.nodes.size());
-            if (rep == 0)
-                std::printf("%zu primitives: %zu flat nodes (depth %u), %zu wide nodes\n", host.prims.size(),
-                            t.flat.nodes.size(), t.info.depth, host.nodes.size());
         }
     }
 }
