@@ -80,10 +80,10 @@ struct GpuBvhBuilder::Buffers {
     Buf<uint32_t> sah_order;
     Buf<BvhNode> sah_boxes[2];
     Buf<sah::Task> sah_tasks[2];
-    Buf<sah::Bin> sah_bins;       // 3 x kBins per task of a level
+    Buf<sah::Bin> sah_bins[2];    // by level parity: kBinCopies x 3 x kBins per task
     Buf<uint32_t> sah_hist;       // 3 x kBins counts per chunk
-    Buf<uint32_t> sah_left, sah_left_before;  // per chunk: positions going left; the scan of that
-    Buf<uint32_t> sah_chunk_task;             // per chunk: its task
+    Buf<uint32_t> sah_left_before;  // per chunk: its task's positions going left in chunks before it
+    Buf<uint32_t> sah_chunk_task;   // per chunk: its task
     Buf<sah::SmallTask> sah_small;
     Buf<uint32_t> sah_counts;     // kSahNext, kSahSmallCount, kSahChunks
     // The primitives of the last build.
@@ -121,9 +121,8 @@ struct GpuBvhBuilder::Buffers {
         ensure(sah_order, n);
         for (Buf<BvhNode>& b : sah_boxes) ensure(b, n);
         for (Buf<sah::Task>& t : sah_tasks) ensure(t, sah_max_tasks());
-        ensure(sah_bins, size_t(3) * sah::kBins * sah_max_tasks());
+        for (Buf<sah::Bin>& b : sah_bins) ensure(b, size_t(sah::kBinCopies) * 3 * sah::kBins * sah_max_tasks());
         ensure(sah_hist, size_t(3) * sah::kBins * sah_max_chunks());
-        ensure(sah_left, sah_max_chunks());
         ensure(sah_left_before, sah_max_chunks());
         ensure(sah_chunk_task, sah_max_chunks());
         ensure(sah_small, n);

@@ -13,17 +13,22 @@
 // H-PLOC's tree, and ids_sorted[p] its primitive.
 //
 // Large tasks (more than kSmall primitives), a level at a time, in blocks of
-// kChunk positions: bins (each block into shared memory, then its bins into the
-// task's with atomics, and its counts per bin kept for the partition), a split by
-// SAH over the bins (one thread per task), positions sent left (per chunk; a scan
-// gives each chunk its offsets), and a stable scatter into the other level's order
-// that also merges each child's centroid bounds. The host reads the next level's
-// task count back after each level. Small tasks: one warp each, down to single
-// primitives, in place: ranges of up to 32 primitives by a full SAH sweep over
-// their sorted centroids, larger ones by bins in the warp's shared memory. Then
-// every node's box, meta and wide table bottom up (merged_cluster and write_merge,
-// as H-PLOC writes its merges, so the leaves are decided by the same SAH), by one
-// climbing thread per primitive where the second child to finish goes on.
+// kChunk positions: bins (each block's in shared memory, merged into one of the
+// task's kBinCopies copies with atomics; its counts per bin kept for the
+// partition); a split by SAH over the bins (one warp per task, which also gives
+// each of the task's chunks its offset among the positions going left); and a
+// stable scatter into the other level's order that also merges each child's
+// centroid bounds. The host reads the next level's task count back after each
+// level. Small tasks: one warp each, in shared memory, down to single
+// primitives: ranges of up to 32 primitives by a full SAH sweep over their sorted
+// centroids, larger ones by bins. Then every node's box, meta and wide table
+// bottom up (merged_cluster and write_merge, as H-PLOC writes its merges, so the
+// leaves are decided by the same SAH), by one climbing thread per primitive where
+// the second child to finish goes on.
+//
+// On an H200, 1M triangles take 3.3-3.6 ms and 10M 26 ms (bench_bvh --method
+// gpu-sah), against 0.82-0.86 and 5.35 ms for H-PLOC and 0.7-1 s for the CPU
+// builder; the SAH is the CPU builder's to 0.4% (bench/NOTES.md).
 #include "accel/bvh_build_gpu_buffers.cuh"
 
 namespace wf {
@@ -132,10 +137,9 @@ struct SahArgs {
     uint32_t* order[2];  // by level parity: position -> primitive id (order[0] is ids_sorted)
     BvhNode* boxes[2];   // by level parity: position -> box
     Task* tasks[2];      // by level parity
-    Bin* bins;           // 3 x kBins per task of the level
+    Bin* bins[2];        // by level parity: kBinCopies x 3 x kBins per task
     uint32_t* hist;      // 3 x kBins counts per chunk of the level
-    uint32_t* left;      // per chunk: positions going left
-    uint32_t* left_before;  // exclusive scan of left
+    uint32_t* left_before;  // per chunk: its task's positions going left in the chunks before it
     uint32_t* chunk_task;   // per chunk: its task on the level
     SmallTask* small;
     uint32_t* counts;
@@ -143,17 +147,20 @@ struct SahArgs {
 
 // ---- small tasks: one warp each ----------------------------------------------
 
-// The 64-bit values of each group of `width` lanes (a power of two up to 32)
-// sorted ascending (bitonic network).
-__device__ __forceinline__ uint64_t warp_sort(uint64_t v, uint32_t lane, uint32_t width) {
-    for (uint32_t k = 2; k <= width; k <<= 1)
-        for (uint32_t j = k >> 1; j > 0; j >>= 1) {
-            const uint64_t o = __shfl_xor_sync(kFullMask, v, j);
-            const bool ascending = (lane & k) == 0, lower = (lane & j) == 0;
-            v = (lower == ascending) ? (v < o ? v : o) : (v > o ? v : o);
-        }
-    return v;
-}
+// Positions [base, ...) of boxes and order: a small task's in its warp's shared
+// memory, or a level's whole arrays (base 0).
+struct Positions {
+    BvhNode* boxes;
+    uint32_t* order;
+    uint32_t base;
+    __device__ __forceinline__ BvhNode& box(uint32_t p) const { return boxes[p - base]; }
+    __device__ __forceinline__ uint32_t& prim(uint32_t p) const { return order[p - base]; }
+};
+struct SmallShared {  // one warp's
+    BvhNode boxes[kSmall];
+    uint32_t order[kSmall];
+    Bin bins[3 * kBins];
+};
 
 __device__ __forceinline__ uint64_t warp_min(uint64_t v) {
     for (int d = 16; d > 0; d >>= 1) {
@@ -199,32 +206,58 @@ __device__ __forceinline__ bool finish_child(const SahArgs& s, uint32_t b, uint3
 // finished (finish_child). Returns the split and, in *done, which children were
 // finished (bit 0 left, bit 1 right). The sort and the scans span only the lanes
 // the range needs (the next power of two): most ranges hold 4 or 8.
-__device__ uint32_t sweep_split(const SahArgs& s, uint32_t* order, BvhNode* boxes, uint32_t b, uint32_t e,
-                                uint32_t link, uint32_t lane, uint32_t* done) {
+__device__ uint32_t sweep_split(const SahArgs& s, const Positions& at, uint32_t b, uint32_t e, uint32_t link,
+                                uint32_t lane, uint32_t* done) {
     const uint32_t m = e - b;
     const uint32_t width = m <= 4 ? 4u : (m <= 8 ? 8u : (m <= 16 ? 16u : 32u));
     const bool valid = lane < m;
-    const BvhNode box = valid ? boxes[b + lane] : BvhNode{Vec3f(kInfinity), 0u, Vec3f(-kInfinity), 0u};
-    const uint32_t prim = valid ? order[b + lane] : 0u;
+    const BvhNode box = valid ? at.box(b + lane) : BvhNode{Vec3f(kInfinity), 0u, Vec3f(-kInfinity), 0u};
+    const uint32_t prim = valid ? at.prim(b + lane) : 0u;
     const Vec3f c = centroid(box);
-    uint32_t source[3];
-    uint64_t best = kNoSplit;
-    for (uint32_t a = 0; a < 3; ++a) {
-        const uint64_t key = valid ? (uint64_t(ordered_bits(c[a])) << 32) | lane : ~0ull;
-        source[a] = uint32_t(warp_sort(key, lane, width)) & 31u;
-        // Lane k holds the k-th box along a; the union of boxes 0..k, and of k..31.
-        Vec3f llo = shfl(box.lo, int(source[a])), lhi = shfl(box.hi, int(source[a]));
-        if (!valid) llo = Vec3f(kInfinity), lhi = Vec3f(-kInfinity);
-        Vec3f rlo = llo, rhi = lhi;
-        for (uint32_t d = 1; d < width; d <<= 1) {
-            const Vec3f plo = shfl_up(llo, d), phi = shfl_up(lhi, d);
-            if (lane >= d) llo = min(llo, plo), lhi = max(lhi, phi);
-            const Vec3f slo = shfl_down(rlo, d), shi = shfl_down(rhi, d);
-            if (lane + d < 32) rlo = min(rlo, slo), rhi = max(rhi, shi);
+    // The three axes in lockstep, so that their chains of shuffles overlap. Sort
+    // keys: the centroid's ordered bits above, the lane in the low 5 bits (ties, and
+    // centroids within 2^-18 of each other, in lane order); the lanes past the
+    // range sort last.
+    uint32_t key[3];
+#pragma unroll
+    for (uint32_t a = 0; a < 3; ++a) key[a] = valid ? (::min(ordered_bits(c[a]), 0xffffffc0u) & ~31u) | lane : ~0u;
+    for (uint32_t k = 2; k <= width; k <<= 1)
+        for (uint32_t j = k >> 1; j > 0; j >>= 1) {
+            const bool keep_min = ((lane & j) == 0) == ((lane & k) == 0);
+#pragma unroll
+            for (uint32_t a = 0; a < 3; ++a) {
+                const uint32_t o = __shfl_xor_sync(kFullMask, key[a], j);
+                key[a] = keep_min ? ::min(key[a], o) : ::max(key[a], o);
+            }
         }
-        const Vec3f nlo = shfl_down(rlo, 1), nhi = shfl_down(rhi, 1);  // boxes k + 1 ..
+    // Lane k holds the k-th box along each axis; the unions of boxes 0..k and k..31.
+    uint32_t source[3];
+    Vec3f llo[3], lhi[3], rlo[3], rhi[3];
+#pragma unroll
+    for (uint32_t a = 0; a < 3; ++a) {
+        source[a] = key[a] & 31u;
+        llo[a] = shfl(box.lo, int(source[a]));
+        lhi[a] = shfl(box.hi, int(source[a]));
+        if (!valid) llo[a] = Vec3f(kInfinity), lhi[a] = Vec3f(-kInfinity);
+        rlo[a] = llo[a];
+        rhi[a] = lhi[a];
+    }
+    for (uint32_t d = 1; d < width; d <<= 1) {
+#pragma unroll
+        for (uint32_t a = 0; a < 3; ++a) {
+            const Vec3f plo = shfl_up(llo[a], d), phi = shfl_up(lhi[a], d);
+            if (lane >= d) llo[a] = min(llo[a], plo), lhi[a] = max(lhi[a], phi);
+            const Vec3f slo = shfl_down(rlo[a], d), shi = shfl_down(rhi[a], d);
+            if (lane + d < 32) rlo[a] = min(rlo[a], slo), rhi[a] = max(rhi[a], shi);
+        }
+    }
+    uint64_t best = kNoSplit;
+#pragma unroll
+    for (uint32_t a = 0; a < 3; ++a) {
+        const Vec3f nlo = shfl_down(rlo[a], 1), nhi = shfl_down(rhi[a], 1);  // boxes k + 1 ..
         if (lane + 1 < m) {
-            const float cost = float(lane + 1) * half_area(llo, lhi) + float(m - lane - 1) * half_area(nlo, nhi);
+            const float cost =
+                float(lane + 1) * half_area(llo[a], lhi[a]) + float(m - lane - 1) * half_area(nlo, nhi);
             // Equal costs (equal boxes) split as evenly as they can, not one off the end.
             const uint32_t imbalance = uint32_t(::abs(int(2 * (lane + 1)) - int(m)));
             const uint64_t k = split_key(cost, a, lane) | (uint64_t(imbalance) << 16);
@@ -238,8 +271,8 @@ __device__ uint32_t sweep_split(const SahArgs& s, uint32_t* order, BvhNode* boxe
     const uint32_t p = __shfl_sync(kFullMask, prim, int(src));
     __syncwarp();
     if (valid) {
-        boxes[b + lane] = BvhNode{lo, 0u, hi, 0u};
-        order[b + lane] = p;
+        at.box(b + lane) = BvhNode{lo, 0u, hi, 0u};
+        at.prim(b + lane) = p;
     }
     const uint32_t id = s.tree.n + split - 1;
     if (lane == 0) attach(s.tree, link, id);
@@ -292,12 +325,12 @@ __device__ uint64_t best_bin_split(const Bin* bins, uint32_t m, uint32_t lane, u
 // (bins: the warp's 3 x kBins in shared memory), partitioned stably through the
 // other level's arrays (tmp_*) and copied back. Returns the split; a range whose
 // centroids no bin separates splits in the middle, unmoved.
-__device__ uint32_t binned_split(uint32_t* order, BvhNode* boxes, uint32_t* tmp_order, BvhNode* tmp_boxes, uint32_t b,
-                                 uint32_t e, uint32_t lane, Bin* bins) {
+__device__ uint32_t binned_split(const Positions& at, const Positions& tmp, uint32_t b, uint32_t e, uint32_t lane,
+                                 Bin* bins) {
     const uint32_t m = e - b;
     Vec3f clo(kInfinity), chi(-kInfinity);
     for (uint32_t p = b + lane; p < e; p += 32) {
-        const Vec3f c = centroid(boxes[p]);
+        const Vec3f c = centroid(at.box(p));
         clo = min(clo, c);
         chi = max(chi, c);
     }
@@ -307,7 +340,7 @@ __device__ uint32_t binned_split(uint32_t* order, BvhNode* boxes, uint32_t* tmp_
     __syncwarp();
     for (uint32_t base = b; base < e; base += 32) {
         const uint32_t p = base + lane;
-        const BvhNode box = p < e ? boxes[p] : BvhNode{};
+        const BvhNode box = p < e ? at.box(p) : BvhNode{};
         add_to_bins(bins, p < e ? pack_bins(centroid(box), clo, scale) : kNoBin, box, lane);
     }
     __syncwarp();
@@ -324,8 +357,8 @@ __device__ uint32_t binned_split(uint32_t* order, BvhNode* boxes, uint32_t* tmp_
         uint32_t prim = 0;
         bool goes_left = false;
         if (valid) {
-            box = boxes[p];
-            prim = order[p];
+            box = at.box(p);
+            prim = at.prim(p);
             goes_left = bin_of(centroid(box)[axis], clo[axis], scale[axis]) <= last;
         }
         const uint32_t below = (1u << lane) - 1u;
@@ -334,16 +367,16 @@ __device__ uint32_t binned_split(uint32_t* order, BvhNode* boxes, uint32_t* tmp_
         if (valid) {
             const uint32_t to = goes_left ? b + lefts + __popc(left_mask & below)
                                           : b + nl + rights + __popc(right_mask & below);
-            tmp_boxes[to] = box;
-            tmp_order[to] = prim;
+            tmp.box(to) = box;
+            tmp.prim(to) = prim;
         }
         lefts += __popc(left_mask);
         rights += __popc(right_mask);
     }
     __syncwarp();
     for (uint32_t p = b + lane; p < e; p += 32) {
-        boxes[p] = tmp_boxes[p];
-        order[p] = tmp_order[p];
+        at.box(p) = tmp.box(p);
+        at.prim(p) = tmp.prim(p);
     }
     __syncwarp();
     return b + nl;
@@ -352,10 +385,17 @@ __device__ uint32_t binned_split(uint32_t* order, BvhNode* boxes, uint32_t* tmp_
 // Whole warp: small task t split down to single primitives (the larger child of
 // each split waits on a stack, so it holds at most log2(kSmall) + 1 ranges), each
 // primitive's leaf written and its primitive id put in ids_sorted.
-__device__ void split_small_task(const SahArgs& s, const SmallTask& t, uint32_t lane, Bin* bins) {
+__device__ void split_small_task(const SahArgs& s, const SmallTask& t, uint32_t lane, SmallShared& sh) {
     const uint32_t n = s.tree.n;
-    uint32_t* order = s.order[t.parity];
-    BvhNode* boxes = s.boxes[t.parity];
+    // The task's positions into shared memory: every split below reads and writes
+    // them a few times. The binned splits' partitions go through the other level's
+    // arrays, free over the task's range.
+    const Positions at{sh.boxes, sh.order, t.begin}, tmp{s.boxes[1 - t.parity], s.order[1 - t.parity], 0u};
+    for (uint32_t p = t.begin + lane; p < t.end; p += 32) {
+        at.box(p) = s.boxes[t.parity][p];
+        at.prim(p) = s.order[t.parity][p];
+    }
+    __syncwarp();
     uint32_t stack_b[12], stack_e[12], stack_link[12];
     uint32_t sp = 0;
     auto push = [&](uint32_t b, uint32_t e, uint32_t link) {
@@ -370,16 +410,16 @@ __device__ void split_small_task(const SahArgs& s, const SmallTask& t, uint32_t 
         const uint32_t b = stack_b[sp], e = stack_e[sp], link = stack_link[sp], m = e - b;
         if (m <= 2) {  // a task of one or two primitives (a sweep finishes its own)
             const bool valid = lane < m;
-            const BvhNode box = valid ? boxes[b + lane] : BvhNode{};
-            const uint32_t prim = valid ? order[b + lane] : 0u;
+            const BvhNode box = valid ? at.box(b + lane) : BvhNode{};
+            const uint32_t prim = valid ? at.prim(b + lane) : 0u;
             finish_child(s, b, b, e, link, lane, box.lo, box.hi, prim);
             continue;
         }
         uint32_t done = 0, split;
         if (m <= 32) {
-            split = sweep_split(s, order, boxes, b, e, link, lane, &done);
+            split = sweep_split(s, at, b, e, link, lane, &done);
         } else {
-            split = binned_split(order, boxes, s.order[1 - t.parity], s.boxes[1 - t.parity], b, e, lane, bins);
+            split = binned_split(at, tmp, b, e, lane, sh.bins);
             if (lane == 0) attach(s.tree, link, n + split - 1);
         }
         // The larger child below the smaller on the stack, so the smaller goes first.
@@ -429,9 +469,9 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
         s.boxes[p] = b.sah_boxes[p].data();
         s.tasks[p] = b.sah_tasks[p].data();
     }
-    s.bins = b.sah_bins.data();
+    s.bins[0] = b.sah_bins[0].data();
+    s.bins[1] = b.sah_bins[1].data();
     s.hist = b.sah_hist.data();
-    s.left = b.sah_left.data();
     s.left_before = b.sah_left_before.data();
     s.chunk_task = b.sah_chunk_task.data();
     s.small = b.sah_small.data();
@@ -439,8 +479,10 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
     const BvhNode* staging = b.out_nodes.data();  // boxes by primitive id (build())
     const uint32_t* scene_box = b.scene_box.data();
 
+    constexpr uint32_t kTaskBins = kBinCopies * 3 * kBins;
     be.parallel_for("bvh_sah_gather", n, [=] __device__(uint32_t p) {
         s.boxes[0][p] = staging[s.order[0][p]];
+        if (p < kTaskBins) empty_bin(s.bins[0][p]);  // the root task's
         if (p == 0) {
             s.counts[kSahNext] = 0;
             s.counts[kSahSmallCount] = 0;
@@ -469,7 +511,6 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
         Task* tasks = s.tasks[par];
         Task* next = s.tasks[1 - par];
         const uint32_t tasks_here = num_tasks;
-        be.parallel_for("bvh_sah_clear", 3 * kBins * tasks_here, [=] __device__(uint32_t i) { empty_bin(s.bins[i]); });
         // Chunks: each task's first, in task order, and each chunk's task.
         be.parallel_for_sized<1024, 1>("bvh_sah_plan", 1024, [=] __device__(uint32_t t) {
             __shared__ uint32_t warp_sums[32];
@@ -521,59 +562,91 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
             __syncthreads();
             if (tid < 3 * kBins) {
                 s.hist[size_t(c) * 3 * kBins + tid] = bins[tid].count;
-                merge_bin(s.bins[size_t(ti) * 3 * kBins + tid], bins[tid]);
+                merge_bin(s.bins[par][(size_t(ti) * kBinCopies + c % kBinCopies) * 3 * kBins + tid], bins[tid]);
             }
         });
-        // Splits, one warp per task; children listed as next level's tasks or small ones.
+        // Splits, one warp per task: the bins' copies summed, the best split, the
+        // children listed as next level's tasks (their bins emptied) or small ones,
+        // and each chunk's offset among the task's positions that go left.
         be.parallel_for("bvh_sah_split", tasks_here * 32, [=] __device__(uint32_t i) {
+            __shared__ Bin sums[kCudaBlockSize / 32][3 * kBins];
             const uint32_t ti = i / 32, lane = i % 32;
+            Bin* sum = sums[(i / 32) % (kCudaBlockSize / 32)];
+            const Bin* copies = s.bins[par] + size_t(ti) * kTaskBins;
+            for (uint32_t j = lane; j < 3 * kBins; j += 32) {
+                Bin x = copies[j];
+                for (uint32_t k = 1; k < kBinCopies; ++k) {
+                    const Bin& y = copies[k * 3 * kBins + j];
+                    for (int a = 0; a < 3; ++a) {
+                        x.lo[a] = ::min(x.lo[a], y.lo[a]);
+                        x.hi[a] = ::max(x.hi[a], y.hi[a]);
+                    }
+                    x.count += y.count;
+                }
+                sum[j] = x;
+            }
+            __syncwarp();
             Task& t = tasks[ti];
             const uint32_t m = t.end - t.begin;
             uint32_t best_left;
-            const uint64_t best = best_bin_split(s.bins + size_t(ti) * 3 * kBins, m, lane, &best_left);
-            if (lane != 0) return;
-            t.axis = best == kNoSplit ? kByPosition : uint32_t(best >> 8) & 3u;
-            t.bin = uint32_t(best) & 255u;
-            t.split = t.begin + best_left;
-            const uint32_t id = n + t.split - 1;
-            attach(s.tree, t.link, id);
-            for (uint32_t side = 0; side < 2; ++side) {
-                const uint32_t cb = side ? t.split : t.begin, ce = side ? t.end : t.split;
-                const uint32_t link = side ? (id | kRightChild) : id;
-                if (ce - cb > kSmall) {
-                    const uint32_t k = atomicAdd(&s.counts[kSahNext], 1u);
-                    Task c{};
-                    c.begin = cb;
-                    c.end = ce;
-                    c.link = link;
-                    for (int a = 0; a < 3; ++a) {
-                        c.clo[a] = ~0u;
-                        c.chi[a] = 0u;
+            const uint64_t best = best_bin_split(sum, m, lane, &best_left);
+            const uint32_t axis = best == kNoSplit ? kByPosition : uint32_t(best >> 8) & 3u;
+            const uint32_t last = uint32_t(best) & 255u, split = t.begin + best_left;
+            uint32_t child[2] = {kNoTask, kNoTask};
+            if (lane == 0) {
+                t.axis = axis;
+                t.bin = last;
+                t.split = split;
+                const uint32_t id = n + split - 1;
+                attach(s.tree, t.link, id);
+                for (uint32_t side = 0; side < 2; ++side) {
+                    const uint32_t cb = side ? split : t.begin, ce = side ? t.end : split;
+                    const uint32_t link = side ? (id | kRightChild) : id;
+                    if (ce - cb > kSmall) {
+                        const uint32_t k = atomicAdd(&s.counts[kSahNext], 1u);
+                        Task c{};
+                        c.begin = cb;
+                        c.end = ce;
+                        c.link = link;
+                        for (int a = 0; a < 3; ++a) {
+                            c.clo[a] = ~0u;
+                            c.chi[a] = 0u;
+                        }
+                        next[k] = c;
+                        child[side] = k;
+                    } else {
+                        s.small[atomicAdd(&s.counts[kSahSmallCount], 1u)] = SmallTask{cb, ce, link, 1u - par};
                     }
-                    next[k] = c;
-                    t.child[side] = k;
-                } else {
-                    s.small[atomicAdd(&s.counts[kSahSmallCount], 1u)] = SmallTask{cb, ce, link, 1u - par};
-                    t.child[side] = kNoTask;
+                    t.child[side] = child[side];
                 }
             }
-        });
-        // Each chunk's positions that go left, then their scan over the level.
-        be.parallel_for("bvh_sah_left", max_chunks, [=] __device__(uint32_t c) {
-            uint32_t left = 0;
-            if (c < s.counts[kSahChunks]) {
-                const Task& t = tasks[s.chunk_task[c]];
-                const uint32_t start = t.begin + (c - t.chunk_first) * kChunk;
-                const uint32_t end = ::min(start + kChunk, t.end);
-                if (t.axis == kByPosition) {
-                    left = t.split <= start ? 0u : ::min(t.split, end) - start;
-                } else {
-                    for (uint32_t j = 0; j <= t.bin; ++j) left += s.hist[size_t(c) * 3 * kBins + t.axis * kBins + j];
-                }
+            for (uint32_t side = 0; side < 2; ++side) {
+                const uint32_t k = __shfl_sync(kFullMask, child[side], 0);
+                if (k == kNoTask) continue;
+                for (uint32_t j = lane; j < kTaskBins; j += 32) empty_bin(s.bins[1 - par][size_t(k) * kTaskBins + j]);
             }
-            s.left[c] = left;
+            // Each chunk's lefts: from its counts per bin, or by position.
+            const uint32_t chunks = (m + kChunk - 1) / kChunk;
+            uint32_t before = 0;
+            for (uint32_t base = 0; base < chunks; base += 32) {
+                const uint32_t c = t.chunk_first + base + lane;
+                uint32_t left = 0;
+                if (base + lane < chunks) {
+                    const uint32_t start = t.begin + (base + lane) * kChunk;
+                    if (axis == kByPosition)
+                        left = split <= start ? 0u : ::min(split - start, kChunk);
+                    else
+                        for (uint32_t j = 0; j <= last; ++j) left += s.hist[size_t(c) * 3 * kBins + axis * kBins + j];
+                }
+                uint32_t x = left;
+                for (uint32_t d = 1; d < 32; d <<= 1) {
+                    const uint32_t y = __shfl_up_sync(kFullMask, x, d);
+                    if (lane >= d) x += y;
+                }
+                if (base + lane < chunks) s.left_before[c] = before + x - left;
+                before += __shfl_sync(kFullMask, x, 31);
+            }
         });
-        be.exclusive_scan("bvh_sah_scan_left", s.left, s.left_before, max_chunks);
         // The stable scatter into the next level's order, merging each large
         // child's centroid bounds.
         be.parallel_for_sized<kChunkBlock, 1>("bvh_sah_scatter", chunk_threads, [=] __device__(uint32_t i) {
@@ -589,7 +662,7 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
             const float axis_lo = axis == kByPosition ? 0.0f : lo[axis];
             if (tid < 12) bounds[tid / 6][tid % 6] = tid % 6 < 3 ? ~0u : 0u;
             const uint32_t start = t.begin + (c - t.chunk_first) * kChunk;
-            const uint32_t chunk_lefts = s.left_before[c] - s.left_before[t.chunk_first];
+            const uint32_t chunk_lefts = s.left_before[c];
             const uint32_t chunk_rights = (c - t.chunk_first) * kChunk - chunk_lefts;
             // Four rounds of kChunkBlock consecutive positions, each ranked by a
             // block-wide count of the lefts before it: loads and stores coalesce.
@@ -651,9 +724,12 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
 
     uint32_t num_small = 0;
     WF_CUDA_CHECK(cudaMemcpy(&num_small, s.counts + kSahSmallCount, sizeof num_small, cudaMemcpyDeviceToHost));
-    be.parallel_for_sized<32 * kSmallWarps, 1>("bvh_sah_small", num_small * 32, [=] __device__(uint32_t i) {
-        __shared__ Bin bins[kSmallWarps][3 * kBins];
-        split_small_task(s, s.small[i / 32], i % 32, bins[(i / 32) % kSmallWarps]);
+    // Room for 8 blocks of 4 warps per SM (64 registers, a few bytes spilled): with
+    // no cap (94 registers, 20 warps) the warps' chains of shuffles overlapped less,
+    // 1.09 against 0.96 ms at 1M primitives (H200).
+    be.parallel_for_sized<32 * kSmallWarps, 8>("bvh_sah_small", num_small * 32, [=] __device__(uint32_t i) {
+        __shared__ SmallShared shared[kSmallWarps];
+        split_small_task(s, s.small[i / 32], i % 32, shared[(i / 32) % kSmallWarps]);
     });
 
     // Boxes, meta and tables bottom up: merge_slot (kInvalid since bvh_morton)

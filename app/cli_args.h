@@ -35,6 +35,7 @@ struct CliArgs {
     std::optional<std::string> light_selection;  // --light-selection: a name of kLightSelectionNames (engine/scene.h)
     std::optional<AovSet> aovs;              // --aov: AOV layers (engine/aov.h; EXR output only)
     std::optional<MaterialSortMode> material_sort;  // --material-sort: pt's sort of hits by material
+    BvhBuilderChoice bvh_builder = BvhBuilderChoice::kAuto;  // --bvh
     BackendKind backend = BackendKind::Auto;
     std::string stats_path;
     std::optional<uint32_t> camera;          // --camera: which of a glTF file's cameras (HostScene::file_cameras)
@@ -57,6 +58,9 @@ AovSet parse_aov_list(const std::string& flag, const std::string& text);
 
 // --material-sort's value: auto, on or off; throws UsageError naming `flag` otherwise.
 MaterialSortMode parse_material_sort(const std::string& flag, const std::string& text);
+
+// --bvh's value: auto, fast, sah or cpu; throws UsageError naming `flag` otherwise.
+BvhBuilderChoice parse_bvh_builder(const std::string& flag, const std::string& text);
 
 // Throws UsageError unless `output` can hold the AOVs of `aovs` (an .exr file, or no AOVs).
 // `asked_by` names where they were asked for ("--aov", "scene.json: /render/aov").

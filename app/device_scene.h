@@ -1,6 +1,7 @@
 // Owns the backend buffers of a scene, builds its BVH and the SceneView kernels read.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <cstdint>
@@ -24,15 +25,29 @@
 
 namespace wf {
 
-// WF_BVH_BUILDER picks the CUDA backend's builder: unset or "gpu", H-PLOC (the
-// fast build); "gpu-sah", binned SAH on the GPU (a slower build of a tree that
-// traces faster); "cpu", the CPU builder (a comparison knob). The CPU backend
-// always builds on the host.
-enum class BvhBuilderChoice { kGpu, kGpuSah, kCpu };
-inline BvhBuilderChoice bvh_builder_choice() {
+// What the render asks of the BVH: a builder (RenderOptions::bvh_builder) and how
+// many paths it may trace (width x height x spp), which kAuto weighs.
+struct BvhRequest {
+    BvhBuilderChoice choice = BvhBuilderChoice::kAuto;
+    uint64_t paths = 0;
+};
+
+// kAuto on the CUDA backend: binned SAH on the GPU (GpuBvhMethod::kSah) where the
+// render traces at least this many paths per primitive, else H-PLOC. On an H200, in
+// a render (its buffers allocated anew), the SAH build costs 5.5-6.5 ms more per
+// million primitives; its tree saved a 1M-triangle terrain 0.11 ns per path (5-9%
+// of its traversal) and a glTF scene whose camera rays mostly miss 0.014 ns (3% of
+// a pass): it repays itself from about 50 paths per primitive on the first and 400
+// on the second (bench/NOTES.md). Near the rule either choice costs a few ms.
+inline constexpr uint64_t kSahPathsPerPrimitive = 64;
+
+// WF_BVH_BUILDER, read where the render leaves the choice to kAuto (a comparison
+// knob for benchmarks): "gpu" (H-PLOC), "gpu-sah" or "cpu"; unset or empty: kAuto.
+inline BvhBuilderChoice bvh_builder_from_environment() {
     const char* v = std::getenv("WF_BVH_BUILDER");
-    if (!v || !*v || std::string_view(v) == "gpu") return BvhBuilderChoice::kGpu;
-    if (std::string_view(v) == "gpu-sah") return BvhBuilderChoice::kGpuSah;
+    if (!v || !*v) return BvhBuilderChoice::kAuto;
+    if (std::string_view(v) == "gpu") return BvhBuilderChoice::kFast;
+    if (std::string_view(v) == "gpu-sah") return BvhBuilderChoice::kSah;
     if (std::string_view(v) == "cpu") return BvhBuilderChoice::kCpu;
     throw std::invalid_argument(std::string("WF_BVH_BUILDER must be 'gpu', 'gpu-sah' or 'cpu', got '") + v + "'");
 }
@@ -46,7 +61,7 @@ public:
     // bounds its depth; `report` says which builder made the tree and why. Then
     // builds the light-selection distribution (materials/light_selection_build.h).
     void upload(Backend& backend, const HostScene& scene, const Camera& camera, LightSelectionMode light_selection,
-                BvhBuildStats* report, double* build_ms) {
+                BvhRequest bvh, BvhBuildStats* report, double* build_ms) {
         bool surface_bsdf = false;
         for (const Material& m : scene.materials) surface_bsdf |= needs_surface_bsdf(m.type);
         if (!surface_bsdf) check_no_emission_varies(scene);
@@ -60,7 +75,7 @@ public:
         lights_.upload(scene.lights);
 
         auto t0 = std::chrono::steady_clock::now();
-        build_bvh(backend, scene, report);
+        build_bvh(backend, scene, bvh, report);
         *build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
         view_.geometry.triangles = triangles_.data();
@@ -131,14 +146,27 @@ private:
         srgb_lut_.upload(lut);
     }
 
-    void build_bvh(Backend& backend, const HostScene& scene, BvhBuildStats* report) {
+    void build_bvh(Backend& backend, const HostScene& scene, BvhRequest request, BvhBuildStats* report) {
         *report = BvhBuildStats{};
 #if defined(WF_HAVE_CUDA)
         if constexpr (std::string_view(Backend::kName) == "cuda") {
-            const BvhBuilderChoice choice = bvh_builder_choice();
-            const GpuBvhMethod method = choice == BvhBuilderChoice::kGpuSah ? GpuBvhMethod::kSah : GpuBvhMethod::kHploc;
+            const uint64_t prims = uint64_t(scene.triangles.size()) + scene.spheres.size();
+            BvhBuilderChoice choice = request.choice;
+            std::string why;
+            if (choice == BvhBuilderChoice::kAuto) {
+                choice = bvh_builder_from_environment();
+                if (choice != BvhBuilderChoice::kAuto) why = "WF_BVH_BUILDER";
+            }
+            if (choice == BvhBuilderChoice::kAuto) {
+                const bool sah = request.paths / kSahPathsPerPrimitive >= prims;
+                choice = sah ? BvhBuilderChoice::kSah : BvhBuilderChoice::kFast;
+                why = "auto: " + std::to_string(request.paths / std::max<uint64_t>(prims, 1)) +
+                      " paths per primitive, " + (sah ? "at least " : "fewer than ") +
+                      std::to_string(kSahPathsPerPrimitive);
+            }
+            const GpuBvhMethod method = choice == BvhBuilderChoice::kSah ? GpuBvhMethod::kSah : GpuBvhMethod::kHploc;
             if (choice == BvhBuilderChoice::kCpu) {
-                report->note = "WF_BVH_BUILDER=cpu";
+                report->note = why.empty() ? "--bvh cpu" : why + "=cpu";
             } else if (uint64_t(scene.triangles.size()) + scene.spheres.size() > kMaxGpuBvhPrimitives) {
                 report->fell_back = true;
                 report->note = "more primitives than the GPU builder takes (" +
@@ -154,7 +182,7 @@ private:
                     gpu_bvh->write_traversal(backend, traversal_.nodes(), traversal_.prims(),
                                              info.max_traversal_nodes);
                     *report =
-                        BvhBuildStats{gpu_bvh_method_name(method), info.sah, info.depth, info.num_nodes, "", false};
+                        BvhBuildStats{gpu_bvh_method_name(method), info.sah, info.depth, info.num_nodes, why, false};
                     bind_traversal(info.sah);
                     return;
                 }
@@ -166,6 +194,7 @@ private:
         }
 #endif
         (void)backend;
+        (void)request;  // the CPU backend has one builder
         Bvh bvh = build_bvh_binned_sah(scene.triangles, scene.spheres);
         traversal_.upload(make_traversal_arrays(bvh.nodes, bvh.prim_index, scene.triangles, scene.spheres));
         BvhQuality q = measure_bvh(bvh);

@@ -121,6 +121,7 @@ int run_render(const wf::CliArgs& args) {
         options.time_budget_seconds = *args.time_seconds;
         if (!args.spp) options.settings.spp = 0xffffffffu;  // the clock decides
     }
+    options.bvh_builder = args.bvh_builder;
     options.collect_stage_times = !args.stats_path.empty();
     options.max_memory_bytes = max_memory_bytes(args);
     options.cpu_threads = args.threads.value_or(0);

@@ -33,6 +33,8 @@ struct RenderOptions {
     uint32_t cpu_threads = 0;
     // pt: sort hits by material before shading (a benchmark knob; the image is the same).
     MaterialSortMode material_sort = MaterialSortMode::Auto;
+    // The CUDA backend's BVH builder (--bvh); kAuto also reads WF_BVH_BUILDER.
+    BvhBuilderChoice bvh_builder = BvhBuilderChoice::kAuto;
     // Called after each completed iteration (sample pass) with (iterations done, total).
     std::function<void(uint32_t, uint32_t)> progress;
 };

@@ -26,8 +26,12 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     double bvh_ms = 0.0;
     {
         MemoryCounter::Phase phase(backend.memory(), "scene upload and BVH");
+        // The paths the render may trace: how long the tree will be used (spp is an
+        // upper bound under a time budget).
+        const uint64_t paths = uint64_t(settings.width) * settings.height * settings.spp;
         device_scene.upload(backend, scene, scene.camera.build(settings.width, settings.height),
-                            light_selection_mode(settings.light_selection), &bvh_stats, &bvh_ms);
+                            light_selection_mode(settings.light_selection), BvhRequest{options.bvh_builder, paths},
+                            &bvh_stats, &bvh_ms);
     }
     Film<Backend> film;
     {

@@ -21,9 +21,16 @@ struct RenderCounter {
     bool per_iteration = true;  // printed divided by the iteration count
 };
 
+// Which builder makes the scene's BVH (RenderOptions::bvh_builder, --bvh). On the
+// CUDA backend: kFast, H-PLOC on the GPU; kSah, binned SAH on the GPU (a slower
+// build of a tree that traces faster); kCpu, the CPU builder; kAuto, kFast or kSah
+// by how many paths the render traces per primitive (app/device_scene.h). The CPU
+// backend always uses the CPU builder.
+enum class BvhBuilderChoice { kAuto, kFast, kSah, kCpu };
+
 // How the scene's BVH was built (--stats; the summary on a fallback).
 struct BvhBuildStats {
-    std::string builder;  // "gpu" (H-PLOC on the device) or "cpu" (binned SAH on the host)
+    std::string builder;  // "gpu" (H-PLOC), "gpu-sah" (binned SAH on the device) or "cpu" (binned SAH on the host)
     double sah = 0.0;     // SAH cost of the tree (accel/bvh_quality.h)
     uint32_t depth = 0, nodes = 0;
     std::string note;     // why the builder differs from the backend's default, if it does

@@ -58,6 +58,10 @@ TEST(CliArgs, ParsesEveryRenderOption) {
     for (auto [text, mode] : {std::pair{"auto", MaterialSortMode::Auto}, std::pair{"on", MaterialSortMode::On},
                               std::pair{"off", MaterialSortMode::Off}})
         EXPECT_EQ(parse_cli_args({"render", "s.json", "--material-sort", text}).material_sort, mode) << text;
+    EXPECT_EQ(a.bvh_builder, BvhBuilderChoice::kAuto);
+    for (auto [text, choice] : {std::pair{"auto", BvhBuilderChoice::kAuto}, std::pair{"fast", BvhBuilderChoice::kFast},
+                                std::pair{"sah", BvhBuilderChoice::kSah}, std::pair{"cpu", BvhBuilderChoice::kCpu}})
+        EXPECT_EQ(parse_cli_args({"render", "s.json", "--bvh", text}).bvh_builder, choice) << text;
 }
 
 TEST(CliArgs, RejectsBadArgumentsWithTheirName) {
@@ -77,6 +81,8 @@ TEST(CliArgs, RejectsBadArgumentsWithTheirName) {
     EXPECT_NE(message({"render", "s.json", "--integrator", "magic"}).find("--integrator"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--bogus"}).find("--bogus"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--material-sort", "yes"}).find("--material-sort: expected auto, on or off"),
+              std::string::npos);
+    EXPECT_NE(message({"render", "s.json", "--bvh", "hploc"}).find("--bvh: expected auto, fast, sah or cpu, got 'hploc'"),
               std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--seed"}).find("missing value"), std::string::npos);
     EXPECT_NE(message({"render", "s.json", "--time", "-1"}).find("--time"), std::string::npos);

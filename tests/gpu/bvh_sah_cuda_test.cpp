@@ -11,6 +11,7 @@
 
 #include "accel/bvh_build_gpu.h"
 #include "accel/bvh_quality.h"
+#include "accel/bvh_sah_gpu.cuh"
 #include "tests/common/bvh_checks.h"
 #include "tests/gpu/bvh_test_scenes.h"
 #include "tests/gpu/gpu_test_support.h"
@@ -78,10 +79,10 @@ TEST(GpuBvhSah, HitsEqualBruteForceAndTheCpuTree) {
 }
 
 TEST(GpuBvhSah, SmallScenesAreOneWarpsTask) {
-    // At most 256 primitives: the root is a small task (its link names no parent).
-    // 257: one large task, split once. 2, 3 and 33: the sweep's and the bins' edges.
+    // At most kSmall primitives: the root is a small task (its link names no parent).
+    // kSmall + 1: one large task, split once. 2, 3 and 33: the sweep's and the bins' edges.
     WF_REQUIRE_CUDA_DEVICE();
-    for (uint32_t count : {2u, 3u, 33u, 200u, 256u, 257u, 1500u}) {
+    for (uint32_t count : {2u, 3u, 33u, 100u, sah::kSmall, sah::kSmall + 1, 1500u}) {
         SahTree t = sah_tree(test::random_soup(count, count - count / 3, count / 3, {}, 5.0f));
         expect_brute_force_hits(t.scene, count, 8.0f, 2000);
     }

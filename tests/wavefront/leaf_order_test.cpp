@@ -75,7 +75,8 @@ TEST(LeafOrder, DeviceSceneHandsTheStagesItsTreesSah) {
     DeviceScene<CpuBackend> device_scene;
     BvhBuildStats report;
     double build_ms = 0.0;
-    device_scene.upload(backend, scene, scene.camera.build(64, 64), LightSelectionMode::Power, &report, &build_ms);
+    device_scene.upload(backend, scene, scene.camera.build(64, 64), LightSelectionMode::Power, BvhRequest{}, &report,
+                        &build_ms);
     EXPECT_GT(report.sah, 1.0);  // a tree of 30-odd primitives: more than the root's visit
     EXPECT_EQ(device_scene.view().geometry.tree_sah, float(report.sah));
 }
