@@ -1,6 +1,6 @@
-// The GPU BVH builder's device memory and what its two translation units share
-// (bvh_build_gpu.cu: the build and the flat layout; bvh_wide_gpu.cu: the wide
-// traversal layout). Included by those two only.
+// The GPU BVH builder's device memory and what its translation units share
+// (bvh_build_gpu.cu: the build and the flat layout; bvh_sah_gpu.cu: the binned-SAH
+// method; bvh_wide_gpu.cu: the wide traversal layout). Included by those three only.
 #pragma once
 
 #include <cstdint>
@@ -80,7 +80,7 @@ struct GpuBvhBuilder::Buffers {
     Buf<uint32_t> sah_order;
     Buf<BvhNode> sah_boxes[2];
     Buf<sah::Task> sah_tasks[2];
-    Buf<sah::Bin> sah_bins[2];    // by level parity: kBinCopies x 3 x kBins per task
+    Buf<sah::Bin> sah_bins[2];    // by level parity: 3 x kBins per task
     Buf<uint32_t> sah_hist;       // 3 x kBins counts per chunk
     Buf<uint32_t> sah_left_before;  // per chunk: its task's positions going left in chunks before it
     Buf<uint32_t> sah_chunk_task;   // per chunk: its task
@@ -121,7 +121,7 @@ struct GpuBvhBuilder::Buffers {
         ensure(sah_order, n);
         for (Buf<BvhNode>& b : sah_boxes) ensure(b, n);
         for (Buf<sah::Task>& t : sah_tasks) ensure(t, sah_max_tasks());
-        for (Buf<sah::Bin>& b : sah_bins) ensure(b, size_t(sah::kBinCopies) * 3 * sah::kBins * sah_max_tasks());
+        for (Buf<sah::Bin>& b : sah_bins) ensure(b, size_t(3) * sah::kBins * sah_max_tasks());
         ensure(sah_hist, size_t(3) * sah::kBins * sah_max_chunks());
         ensure(sah_left_before, sah_max_chunks());
         ensure(sah_chunk_task, sah_max_chunks());

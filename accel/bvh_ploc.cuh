@@ -7,7 +7,8 @@
 //
 // Build-node ids: [0, n) are the primitives in Morton order, [n, 2n - 1) the
 // interior nodes in creation order, the pairs first (but for the top, which
-// bvh_top_sah.cuh rebuilds in the old top's ids). Every build node records its
+// bvh_top_sah.cuh rebuilds in the old top's ids). (The binned-SAH method,
+// bvh_sah_gpu.cu, numbers its nodes by their split positions instead.) Every build node records its
 // box, its two children (for a primitive: its primitive id), its subtree's
 // primitive count, the SAH cost of the best tree below it, and whether that
 // best tree is a single leaf. Leaf collapsing is thus decided bottom-up when a

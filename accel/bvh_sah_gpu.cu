@@ -13,21 +13,20 @@
 // H-PLOC's tree, and ids_sorted[p] its primitive.
 //
 // Large tasks (more than kSmall primitives), a level at a time, in blocks of
-// kChunk positions: bins (each block's in shared memory, merged into one of the
-// task's kBinCopies copies with atomics; its counts per bin kept for the
-// partition); a split by SAH over the bins (one warp per task, which also gives
-// each of the task's chunks its offset among the positions going left); and a
-// stable scatter into the other level's order that also merges each child's
-// centroid bounds. The host reads the next level's task count back after each
-// level. Small tasks: one warp each, in shared memory, down to single
-// primitives: ranges of up to 32 primitives by a full SAH sweep over their sorted
-// centroids, larger ones by bins. Then every node's box, meta and wide table
+// kChunk positions: bins (each block's in shared memory, merged into the task's
+// with atomics; its counts per bin kept for the partition); a split by SAH over
+// the bins (one warp per task, which also gives each of the task's chunks its
+// offset among the positions going left); and a stable scatter into the other
+// level's order that also merges each child's centroid bounds. The host reads
+// the next level's task count back after each level. Small tasks: one warp each,
+// in shared memory, down to single primitives: ranges of up to 32 primitives by a
+// full SAH sweep over their sorted centroids, larger ones by bins. Then every node's box, meta and wide table
 // bottom up (merged_cluster and write_merge, as H-PLOC writes its merges, so the
 // leaves are decided by the same SAH), by one climbing thread per primitive where
 // the second child to finish goes on.
 //
-// On an H200, 1M triangles take 3.3-3.6 ms and 10M 26 ms (bench_bvh --method
-// gpu-sah), against 0.82-0.86 and 5.35 ms for H-PLOC and 0.7-1 s for the CPU
+// On an H200, 1M triangles take 3.2-3.9 ms and 10M 26 ms (bench_bvh --method
+// gpu-sah), against 0.82-0.87 and 5.4 ms for H-PLOC and 0.6-1 s for the CPU
 // builder; the SAH is the CPU builder's to 0.4% (bench/NOTES.md).
 #include "accel/bvh_build_gpu_buffers.cuh"
 
@@ -42,9 +41,11 @@ constexpr uint32_t kSmallWarps = 4;  // small tasks: warps per block
 constexpr uint64_t kNoSplit = ~0ull;
 
 // The bin of coordinate x among kBins over [lo, lo + extent]: the same float
-// arithmetic wherever it is asked (binning, partition), so both agree. NaN goes to 0.
+// arithmetic wherever it is asked (binning, partition), so both agree; the
+// intrinsics keep the compiler from fusing the subtraction with the centroid's
+// multiplication at one call site and not at another. NaN goes to 0.
 __device__ __forceinline__ uint32_t bin_of(float x, float lo, float scale) {
-    const float f = (x - lo) * scale;
+    const float f = __fmul_rn(__fsub_rn(x, lo), scale);
     return f >= 0.0f ? uint32_t(fminf(f, float(kBins - 1))) : 0u;
 }
 __device__ __forceinline__ float bin_scale(float lo, float hi) {
@@ -69,10 +70,10 @@ __device__ __forceinline__ void merge_bin(Bin& to, const Bin& from) {
     atomicAdd(&to.count, from.count);
 }
 // Whole warp: each lane's box into its bins (3 x kBins: one per axis, `which`
-// packing the three bins' indices 8 bits apart; kNoBin: none). Lanes of the same
-// three bins are reduced first, so that such a group takes one lane's atomics:
-// neighbours in Morton order mostly share their bins, and their atomics would
-// queue on the same addresses.
+// packing the three bins' indices 8 bits apart; kNoBin: none). On sm_80 and newer,
+// lanes of the same three bins are reduced first, so that such a group takes one
+// lane's atomics: neighbours in Morton order mostly share their bins, and their
+// atomics would queue on the same addresses.
 constexpr uint32_t kNoBin = 0xffffffffu;
 __device__ __forceinline__ uint32_t pack_bins(const Vec3f& c, const Vec3f& lo, const Vec3f& scale) {
     return bin_of(c.x, lo.x, scale.x) | bin_of(c.y, lo.y, scale.y) << 8 | bin_of(c.z, lo.z, scale.z) << 16;
@@ -112,10 +113,12 @@ __device__ __forceinline__ Vec3f bin_hi(const Bin& b) {
 }
 
 // A split's key: cost first (not negative, so its bits order as the floats do; a
-// NaN cost counts as 0), then axis and place (bits 8-9 and 0-7; the sweep puts its
-// balance in bits 16-21 before them), so that every tie breaks the same way.
+// NaN cost, from NaN boxes, counts as infinite), then axis and place (bits 8-9 and
+// 0-7; the sweep puts its balance in bits 16-21 before them), so that every tie
+// breaks the same way.
 __device__ __forceinline__ uint64_t split_key(float cost, uint32_t axis, uint32_t place) {
-    return (uint64_t(__float_as_uint(fmaxf(cost, 0.0f))) << 32) | (axis << 8) | place;
+    const float key = cost == cost ? fmaxf(cost, 0.0f) : kInfinity;
+    return (uint64_t(__float_as_uint(key)) << 32) | (axis << 8) | place;
 }
 
 // The parent's child field for link (left or right), set to id; the root's link
@@ -137,7 +140,7 @@ struct SahArgs {
     uint32_t* order[2];  // by level parity: position -> primitive id (order[0] is ids_sorted)
     BvhNode* boxes[2];   // by level parity: position -> box
     Task* tasks[2];      // by level parity
-    Bin* bins[2];        // by level parity: kBinCopies x 3 x kBins per task
+    Bin* bins[2];        // by level parity: 3 x kBins per task
     uint32_t* hist;      // 3 x kBins counts per chunk of the level
     uint32_t* left_before;  // per chunk: its task's positions going left in the chunks before it
     uint32_t* chunk_task;   // per chunk: its task on the level
@@ -479,10 +482,10 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
     const BvhNode* staging = b.out_nodes.data();  // boxes by primitive id (build())
     const uint32_t* scene_box = b.scene_box.data();
 
-    constexpr uint32_t kTaskBins = kBinCopies * 3 * kBins;
+    constexpr uint32_t kTaskBins = 3 * kBins;
     be.parallel_for("bvh_sah_gather", n, [=] __device__(uint32_t p) {
         s.boxes[0][p] = staging[s.order[0][p]];
-        if (p < kTaskBins) empty_bin(s.bins[0][p]);  // the root task's
+        for (uint32_t j = p; j < kTaskBins; j += n) empty_bin(s.bins[0][j]);  // the root task's
         if (p == 0) {
             s.counts[kSahNext] = 0;
             s.counts[kSahSmallCount] = 0;
@@ -562,34 +565,20 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
             __syncthreads();
             if (tid < 3 * kBins) {
                 s.hist[size_t(c) * 3 * kBins + tid] = bins[tid].count;
-                merge_bin(s.bins[par][(size_t(ti) * kBinCopies + c % kBinCopies) * 3 * kBins + tid], bins[tid]);
+                merge_bin(s.bins[par][size_t(ti) * kTaskBins + tid], bins[tid]);
             }
         });
-        // Splits, one warp per task: the bins' copies summed, the best split, the
-        // children listed as next level's tasks (their bins emptied) or small ones,
-        // and each chunk's offset among the task's positions that go left.
+        // Splits, one warp per task: the best split, the children listed as next
+        // level's tasks (their bins emptied) or small ones, and each chunk's offset
+        // among the task's positions that go left. (Bins merged into one of four
+        // copies per task, against the atomics' queue on a task of many chunks, were
+        // no faster: bench/NOTES.md.)
         be.parallel_for("bvh_sah_split", tasks_here * 32, [=] __device__(uint32_t i) {
-            __shared__ Bin sums[kCudaBlockSize / 32][3 * kBins];
             const uint32_t ti = i / 32, lane = i % 32;
-            Bin* sum = sums[(i / 32) % (kCudaBlockSize / 32)];
-            const Bin* copies = s.bins[par] + size_t(ti) * kTaskBins;
-            for (uint32_t j = lane; j < 3 * kBins; j += 32) {
-                Bin x = copies[j];
-                for (uint32_t k = 1; k < kBinCopies; ++k) {
-                    const Bin& y = copies[k * 3 * kBins + j];
-                    for (int a = 0; a < 3; ++a) {
-                        x.lo[a] = ::min(x.lo[a], y.lo[a]);
-                        x.hi[a] = ::max(x.hi[a], y.hi[a]);
-                    }
-                    x.count += y.count;
-                }
-                sum[j] = x;
-            }
-            __syncwarp();
             Task& t = tasks[ti];
             const uint32_t m = t.end - t.begin;
             uint32_t best_left;
-            const uint64_t best = best_bin_split(sum, m, lane, &best_left);
+            const uint64_t best = best_bin_split(s.bins[par] + size_t(ti) * kTaskBins, m, lane, &best_left);
             const uint32_t axis = best == kNoSplit ? kByPosition : uint32_t(best >> 8) & 3u;
             const uint32_t last = uint32_t(best) & 255u, split = t.begin + best_left;
             uint32_t child[2] = {kNoTask, kNoTask};
@@ -727,10 +716,14 @@ void GpuBvhBuilder::split_by_sah(CudaBackend& be) {
     // Room for 8 blocks of 4 warps per SM (64 registers, a few bytes spilled): with
     // no cap (94 registers, 20 warps) the warps' chains of shuffles overlapped less,
     // 1.09 against 0.96 ms at 1M primitives (H200).
-    be.parallel_for_sized<32 * kSmallWarps, 8>("bvh_sah_small", num_small * 32, [=] __device__(uint32_t i) {
-        __shared__ SmallShared shared[kSmallWarps];
-        split_small_task(s, s.small[i / 32], i % 32, shared[(i / 32) % kSmallWarps]);
-    });
+    // (In launches of at most 2^26 tasks, as a launch counts its threads in 32 bits.)
+    for (uint32_t first = 0; first < num_small; first += 1u << 26) {
+        const uint32_t count = ::min(num_small - first, 1u << 26);
+        be.parallel_for_sized<32 * kSmallWarps, 8>("bvh_sah_small", count * 32, [=] __device__(uint32_t i) {
+            __shared__ SmallShared shared[kSmallWarps];
+            split_small_task(s, s.small[first + i / 32], i % 32, shared[(i / 32) % kSmallWarps]);
+        });
+    }
 
     // Boxes, meta and tables bottom up: merge_slot (kInvalid since bvh_morton)
     // tells the first child to finish from the second.

@@ -11,9 +11,6 @@ inline constexpr uint32_t kSmall = 128;      // tasks of at most this many primi
 inline constexpr uint32_t kChunk = 1024;    // positions per block in the large tasks' passes
 inline constexpr uint32_t kChunkBlock = 256; // threads of those blocks, a position each per round
 static_assert(kChunk % kChunkBlock == 0, "whole rounds");
-// Copies of each large task's bins: a chunk merges its bins into copy (chunk % kBinCopies),
-// so that a task of many chunks spreads its atomics over as many addresses.
-inline constexpr uint32_t kBinCopies = 4;
 
 // One bin of one axis: the boxes of the primitives whose centroids fall in it
 // (floats as ordered bits, for integer atomicMin/Max) and their count.

@@ -82,7 +82,9 @@ void GpuBvhBuilder::write_traversal(CudaBackend& be, TraversalNode* out, LeafPri
     };
     // One thread per interior node in reverse order of creation, the root first
     // (H-PLOC creates it last), so that a node's ancestors (created after it, but
-    // in the top bvh_top_sah.cuh rebuilds) are mostly done before it starts. Each
+    // in the top bvh_top_sah.cuh rebuilds) are mostly done before it starts. (The
+    // SAH method's ids follow split positions, which this order does not favour:
+    // the pass took as long on its trees, 0.065 ms at 1M on an H200.) Each
     // follows the links up to the root, composing maps, and stores its link after
     // every step: a descendant that reads it jumps as far; it stops early at a map
     // of all 0 (it lies inside a leaf). No thread waits: a link not yet written is

@@ -155,27 +155,43 @@ private:
             std::string why;
             if (choice == BvhBuilderChoice::kAuto) {
                 choice = bvh_builder_from_environment();
-                if (choice != BvhBuilderChoice::kAuto) why = "WF_BVH_BUILDER";
+                if (choice != BvhBuilderChoice::kAuto)
+                    why = std::string("WF_BVH_BUILDER=") + std::getenv("WF_BVH_BUILDER");
             }
-            if (choice == BvhBuilderChoice::kAuto) {
+            const bool automatic = choice == BvhBuilderChoice::kAuto;
+            if (automatic) {
                 const bool sah = request.paths / kSahPathsPerPrimitive >= prims;
                 choice = sah ? BvhBuilderChoice::kSah : BvhBuilderChoice::kFast;
                 why = "auto: " + std::to_string(request.paths / std::max<uint64_t>(prims, 1)) +
                       " paths per primitive, " + (sah ? "at least " : "fewer than ") +
                       std::to_string(kSahPathsPerPrimitive);
             }
-            const GpuBvhMethod method = choice == BvhBuilderChoice::kSah ? GpuBvhMethod::kSah : GpuBvhMethod::kHploc;
+            GpuBvhMethod method = choice == BvhBuilderChoice::kSah ? GpuBvhMethod::kSah : GpuBvhMethod::kHploc;
             if (choice == BvhBuilderChoice::kCpu) {
-                report->note = why.empty() ? "--bvh cpu" : why + "=cpu";
+                report->note = why.empty() ? "--bvh cpu" : why;
             } else if (uint64_t(scene.triangles.size()) + scene.spheres.size() > kMaxGpuBvhPrimitives) {
                 report->fell_back = true;
                 report->note = "more primitives than the GPU builder takes (" +
                                std::to_string(kMaxGpuBvhPrimitives) + "): built on the CPU instead";
             } else {
                 // The builder's memory lives only until the traversal layout is written.
-                auto gpu_bvh = std::make_unique<GpuBvhBuilder>(method);
-                gpu_bvh->build(backend, triangles_.data(), uint32_t(scene.triangles.size()), spheres_.data(),
-                                uint32_t(scene.spheres.size()));
+                std::unique_ptr<GpuBvhBuilder> gpu_bvh;
+                auto build = [&] {
+                    gpu_bvh = std::make_unique<GpuBvhBuilder>(method);
+                    gpu_bvh->build(backend, triangles_.data(), uint32_t(scene.triangles.size()), spheres_.data(),
+                                    uint32_t(scene.spheres.size()));
+                };
+                try {
+                    build();
+                } catch (const OutOfMemoryError& e) {
+                    // The SAH method needs about 100 bytes more per primitive than H-PLOC:
+                    // where auto chose it and they are not there, H-PLOC builds instead.
+                    if (!automatic || method != GpuBvhMethod::kSah) throw;
+                    gpu_bvh.reset();
+                    method = GpuBvhMethod::kHploc;
+                    why += "; the SAH build ran out of memory (" + std::string(e.what()) + "): H-PLOC instead";
+                    build();
+                }
                 GpuBvhInfo info = gpu_bvh->info(backend);
                 if (info.depth <= kBvhMaxDepth) {
                     traversal_.allocate(info.max_traversal_nodes, info.num_prims);

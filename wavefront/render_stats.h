@@ -33,7 +33,7 @@ struct BvhBuildStats {
     std::string builder;  // "gpu" (H-PLOC), "gpu-sah" (binned SAH on the device) or "cpu" (binned SAH on the host)
     double sah = 0.0;     // SAH cost of the tree (accel/bvh_quality.h)
     uint32_t depth = 0, nodes = 0;
-    std::string note;     // why the builder differs from the backend's default, if it does
+    std::string note;     // why this builder: --bvh auto's reason, WF_BVH_BUILDER, a fallback; or ""
     bool fell_back = false;  // the default builder's tree was unusable (a warning)
 };
 

@@ -25,26 +25,9 @@ using test::sphere_field;
 using test::terrain;
 using test::TestScene;
 
-// The scene's CPU tree replaced by the GPU builder's, with its figures.
-struct GpuTree {
-    TestScene scene;
-    GpuBvhInfo info;
-};
-
-GpuTree gpu_tree(TestScene s) {
-    GpuTree t;
-    t.scene = std::move(s);
-    t.scene.prims.resize(t.scene.triangles.size() + t.scene.spheres.size());
-    t.scene.bvh = build_bvh_on_gpu(t.scene.triangles, t.scene.spheres, &t.info);
-    return t;
-}
-
-void expect_consistent_info(const GpuTree& t) {
-    BvhQuality q = measure_bvh(t.scene.bvh);
-    EXPECT_EQ(t.info.num_nodes, t.scene.bvh.nodes.size());
-    EXPECT_EQ(t.info.depth, q.depth);
-    EXPECT_NEAR(t.info.sah, q.sah, 1e-3 * q.sah) << "the builder's own SAH bookkeeping";
-}
+using test::expect_consistent_info;
+using test::gpu_tree;
+using test::GpuTree;
 
 TEST(GpuBvh, InvariantsHoldOnRandomSoup) {
     WF_REQUIRE_CUDA_DEVICE();
@@ -61,19 +44,7 @@ TEST(GpuBvh, HitsEqualTheCpuTreesOnRandomRays) {
     WF_REQUIRE_CUDA_DEVICE();
     TestScene cpu = test::random_soup(5, 20000, 2000, {}, 30.0f);
     GpuTree gpu = gpu_tree(cpu);
-    const GeometryView a = cpu.view(), b = gpu.scene.view();
-    test::Random rng(77);
-    int hits = 0;
-    for (int i = 0; i < 100000; ++i) {
-        Ray ray{rng.point_in_box(-40.0f, 40.0f), rng.unit_vector()};
-        Hit ha = intersect_closest(a, ray, kInfinity), hb = intersect_closest(b, ray, kInfinity);
-        ASSERT_EQ(ha.t, hb.t) << "ray " << i;
-        ASSERT_EQ(ha.prim, hb.prim) << "ray " << i;
-        float t_max = rng.uniform(0.0f, 30.0f);
-        ASSERT_EQ(intersect_any(a, ray, t_max), intersect_any(b, ray, t_max)) << "ray " << i;
-        hits += ha.found();
-    }
-    EXPECT_GT(hits, 20000);  // the rays do hit things
+    EXPECT_GT(test::expect_same_hits(cpu, gpu.scene), 20000);  // the rays do hit things
 }
 
 // The scenes below hold more than max(4096, n / 256) primitives where they can, so
@@ -156,14 +127,10 @@ TEST(GpuBvh, DuplicatesAndCoincidentSpheres) {
     // Equal Morton codes everywhere: the index breaks ties, and PLOC's merges of
     // equal boxes still make leaves of at most kBvhMaxLeafSize.
     WF_REQUIRE_CUDA_DEVICE();
-    TestScene dup;
-    for (int i = 0; i < 1000; ++i) dup.triangles.push_back({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
-    GpuTree d = gpu_tree(dup);
+    GpuTree d = gpu_tree(test::stacked_triangles());
     test::TreeFacts f = test::check_bvh_invariants(d.scene.triangles, d.scene.spheres, d.scene.bvh);
     EXPECT_LE(f.max_leaf_size, kBvhMaxLeafSize);
-    Hit h = intersect_closest(d.scene.view(), Ray{{0.2f, 0.2f, 1.0f}, {0, 0, -1}}, kInfinity);
-    ASSERT_TRUE(h.found());
-    EXPECT_EQ(h.t, 1.0f);
+    test::expect_stack_hit(d.scene);
 
     TestScene coincident;
     coincident.spheres.assign(300000, Sphere{{1.0f, -2.0f, 3.0f}, 0.25f});
@@ -181,11 +148,7 @@ TEST(GpuBvh, DegenerateTrianglesAreBuiltAndTraversed) {
     // Points and segments among ordinary triangles: zero-area boxes and equal keys.
     WF_REQUIRE_CUDA_DEVICE();
     TestScene s = test::random_soup(12, 6000, 0);
-    for (int i = 0; i < 500; ++i) {
-        Vec3f p(float(i % 7), float(i % 5), float(i % 3));
-        s.triangles.push_back({p, p, p});
-        s.triangles.push_back({p, p + Vec3f(1, 0, 0), p + Vec3f(2, 0, 0)});
-    }
+    test::add_degenerate_triangles(s);
     GpuTree t = gpu_tree(s);
     test::check_bvh_invariants(t.scene.triangles, t.scene.spheres, t.scene.bvh);
     const GeometryView g = t.scene.view();

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/device_scene.h"
-#include "tests/accel/accel_test_scene.h"
+#include "tests/gpu/bvh_test_scenes.h"
 #include "tests/gpu/gpu_test_support.h"
 
 namespace wf {
@@ -17,24 +17,7 @@ namespace {
 
 // 2000 triangles under an environment: 64 x 64 pixels trace 4096 paths per pass,
 // about 2 per triangle, so the sample count sets which side of the rule it falls on.
-HostScene soup_scene() {
-    const test::TestScene soup = test::random_soup(17, 2000, 0, {}, 3.0f);
-    HostScene s;
-    s.triangles = soup.triangles;
-    s.prims.assign(s.triangles.size(), PrimInfo{});
-    Material diffuse;
-    diffuse.kd = Vec3f(0.7f);
-    s.materials = {diffuse};
-    s.material_names = {"diffuse"};
-    Light sky;
-    sky.type = LightType::Environment;
-    sky.radiance = Vec3f(1.0f);
-    s.lights = {sky};
-    s.camera.position = Vec3f(0.0f, 0.0f, 10.0f);
-    s.camera.forward = Vec3f(0.0f, 0.0f, -1.0f);
-    s.camera.fov_y_degrees = 45.0f;
-    return s;
-}
+HostScene soup_scene() { return test::soup_under_the_sky(17, 2000, 3.0f, 10.0f, 45.0f); }
 
 RenderResult render_soup(BvhBuilderChoice choice, uint32_t spp) {
     RenderOptions o;
@@ -44,6 +27,11 @@ RenderResult render_soup(BvhBuilderChoice choice, uint32_t spp) {
     o.settings.max_depth = 4;
     o.bvh_builder = choice;
     return render(soup_scene(), o);
+}
+
+void expect_builder(const RenderResult& r, const std::string& builder, const std::string& note) {
+    EXPECT_EQ(r.stats.bvh.builder, builder);
+    EXPECT_EQ(r.stats.bvh.note, note);
 }
 
 // Sets an environment variable for one scope.
@@ -57,26 +45,20 @@ TEST(BvhChoiceCuda, AutoWeighsPathsPerPrimitive) {
     unsetenv("WF_BVH_BUILDER");
     // 64 x 64 x 31 = 126976 paths: 63.5 per triangle, under the rule's 64.
     const RenderResult few = render_soup(BvhBuilderChoice::kAuto, 31);
-    EXPECT_EQ(few.stats.bvh.builder, "gpu");
-    EXPECT_EQ(few.stats.bvh.note, "auto: 63 paths per primitive, fewer than 64");
+    expect_builder(few, "gpu", "auto: 63 paths per primitive, fewer than 64");
     // 32 spp: 131072 paths, 65.5 per triangle.
     const RenderResult many = render_soup(BvhBuilderChoice::kAuto, 32);
-    EXPECT_EQ(many.stats.bvh.builder, "gpu-sah");
-    EXPECT_EQ(many.stats.bvh.note, "auto: 65 paths per primitive, at least 64");
+    expect_builder(many, "gpu-sah", "auto: 65 paths per primitive, at least 64");
     EXPECT_LT(many.stats.bvh.sah, few.stats.bvh.sah * 1.001);  // not worse, at least
 }
 
 TEST(BvhChoiceCuda, AnExplicitChoiceIsKeptAndTheEnvironmentOnlyFillsAuto) {
     WF_REQUIRE_CUDA_DEVICE();
     ScopedEnv env("cpu");
-    EXPECT_EQ(render_soup(BvhBuilderChoice::kFast, 16).stats.bvh.builder, "gpu");
-    EXPECT_EQ(render_soup(BvhBuilderChoice::kSah, 1).stats.bvh.builder, "gpu-sah");
-    const RenderResult from_env = render_soup(BvhBuilderChoice::kAuto, 1);
-    EXPECT_EQ(from_env.stats.bvh.builder, "cpu");
-    EXPECT_EQ(from_env.stats.bvh.note, "WF_BVH_BUILDER=cpu");
-    const RenderResult cpu = render_soup(BvhBuilderChoice::kCpu, 1);
-    EXPECT_EQ(cpu.stats.bvh.builder, "cpu");
-    EXPECT_EQ(cpu.stats.bvh.note, "--bvh cpu");
+    expect_builder(render_soup(BvhBuilderChoice::kFast, 64), "gpu", "");
+    expect_builder(render_soup(BvhBuilderChoice::kSah, 1), "gpu-sah", "");
+    expect_builder(render_soup(BvhBuilderChoice::kAuto, 1), "cpu", "WF_BVH_BUILDER=cpu");
+    expect_builder(render_soup(BvhBuilderChoice::kCpu, 1), "cpu", "--bvh cpu");
 }
 
 TEST(BvhChoiceCuda, EveryBuilderRendersTheSameImage) {

@@ -1,13 +1,104 @@
-// Scenes of the GPU builder's tests (bvh_build_cuda_test, bvh_sah_cuda_test): the
-// kinds of geometry the SAH targets are about, small enough for a test.
+// Scenes of the GPU builders' tests (bvh_build_cuda_test, bvh_sah_cuda_test,
+// bvh_choice_cuda_test, refill_cuda_test): the kinds of geometry the SAH targets
+// are about, small enough for a test.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 
+#include "accel/bvh_build_gpu.h"
+#include "accel/bvh_quality.h"
+#include "engine/scene.h"
 #include "tests/accel/accel_test_scene.h"
 
 namespace wf::test {
+
+// A scene's CPU tree replaced by a GPU builder's, with the builder's figures.
+struct GpuTree {
+    TestScene scene;
+    GpuBvhInfo info;
+};
+inline GpuTree gpu_tree(TestScene s, GpuBvhMethod method = GpuBvhMethod::kHploc) {
+    GpuTree t;
+    t.scene = std::move(s);
+    t.scene.prims.resize(t.scene.triangles.size() + t.scene.spheres.size());
+    t.scene.bvh = build_bvh_on_gpu(t.scene.triangles, t.scene.spheres, &t.info, method);
+    return t;
+}
+
+// The builder's own figures (node count, depth, SAH) are the downloaded tree's.
+inline void expect_consistent_info(const GpuTree& t) {
+    BvhQuality q = measure_bvh(t.scene.bvh);
+    EXPECT_EQ(t.info.num_nodes, t.scene.bvh.nodes.size());
+    EXPECT_EQ(t.info.depth, q.depth);
+    EXPECT_NEAR(t.info.sah, q.sah, 1e-3 * q.sah) << "the builder's own SAH bookkeeping";
+}
+
+// 100k random rays through scenes a and b (the same primitives, two trees): the
+// same closest hit and the same any-hit answer; returns how many hit.
+inline int expect_same_hits(const TestScene& a, const TestScene& b) {
+    const GeometryView ga = a.view(), gb = b.view();
+    Random rng(77);
+    int hits = 0;
+    for (int i = 0; i < 100000; ++i) {
+        Ray ray{rng.point_in_box(-40.0f, 40.0f), rng.unit_vector()};
+        Hit ha = intersect_closest(ga, ray, kInfinity), hb = intersect_closest(gb, ray, kInfinity);
+        EXPECT_EQ(ha.t, hb.t) << "ray " << i;
+        EXPECT_EQ(ha.prim, hb.prim) << "ray " << i;
+        float t_max = rng.uniform(0.0f, 30.0f);
+        EXPECT_EQ(intersect_any(ga, ray, t_max), intersect_any(gb, ray, t_max)) << "ray " << i;
+        if (ha.t != hb.t || ha.prim != hb.prim) return hits;  // one ray's failure, not 100k
+        hits += ha.found();
+    }
+    return hits;
+}
+
+// 1000 copies of one triangle (equal Morton codes and centroids everywhere), and
+// the check that a ray down onto them hits at t = 1 through the tree `s` holds.
+inline TestScene stacked_triangles() {
+    TestScene s;
+    for (int i = 0; i < 1000; ++i) s.triangles.push_back({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    return s;
+}
+inline void expect_stack_hit(const TestScene& s) {
+    Hit h = intersect_closest(s.view(), Ray{{0.2f, 0.2f, 1.0f}, {0, 0, -1}}, kInfinity);
+    ASSERT_TRUE(h.found());
+    EXPECT_EQ(h.t, 1.0f);
+}
+
+// Points and segments among a scene's triangles: zero-area boxes and equal keys.
+inline void add_degenerate_triangles(TestScene& s) {
+    for (int i = 0; i < 500; ++i) {
+        Vec3f p(float(i % 7), float(i % 5), float(i % 3));
+        s.triangles.push_back({p, p, p});
+        s.triangles.push_back({p, p + Vec3f(1, 0, 0), p + Vec3f(2, 0, 0)});
+    }
+}
+
+// A random soup of `triangles` (random_soup's seed and extent) to render, diffuse,
+// under a uniform environment, seen down -z from `distance` with a field of view of
+// `fov_y` degrees.
+inline HostScene soup_under_the_sky(uint32_t seed, uint32_t triangles, float extent, float distance, float fov_y) {
+    const TestScene soup = random_soup(seed, triangles, 0, {}, extent);
+    HostScene s;
+    s.source_path = "random soup";
+    s.triangles = soup.triangles;
+    s.prims.assign(s.triangles.size(), PrimInfo{});
+    Material diffuse;
+    diffuse.kd = Vec3f(0.8f);
+    s.materials = {diffuse};
+    s.material_names = {"diffuse"};
+    Light sky;
+    sky.type = LightType::Environment;
+    sky.radiance = Vec3f(1.0f);
+    s.lights = {sky};
+    s.camera.position = Vec3f(0.0f, 0.0f, distance);
+    s.camera.forward = Vec3f(0.0f, 0.0f, -1.0f);
+    s.camera.fov_y_degrees = fov_y;
+    return s;
+}
 
 // A 2D grid of triangles bent into a hemisphere-like cap, with some clutter:
 // the kind of surface mesh the SAH target is about.

@@ -12,6 +12,7 @@
 
 #include "app/render.h"
 #include "tests/accel/accel_test_scene.h"
+#include "tests/gpu/bvh_test_scenes.h"
 #include "tests/gpu/gpu_test_support.h"
 
 namespace wf {
@@ -43,25 +44,7 @@ private:
 // 60k random triangles in a box (a tree's SAH far above the 40 from which
 // scattered and shadow rays postpone leaves, and so may refill), diffuse 0.8,
 // lit by a uniform environment, filling a camera's view.
-HostScene soup_in_the_sky() {
-    const test::TestScene soup = test::random_soup(31, 60000, 0);
-    HostScene s;
-    s.source_path = "random soup";
-    s.triangles = soup.triangles;
-    s.prims.assign(s.triangles.size(), PrimInfo{});
-    Material diffuse;
-    diffuse.kd = Vec3f(0.8f);
-    s.materials = {diffuse};
-    s.material_names = {"diffuse"};
-    Light sky;
-    sky.type = LightType::Environment;
-    sky.radiance = Vec3f(1.0f);
-    s.lights = {sky};
-    s.camera.position = Vec3f(0.0f, 0.0f, 24.0f);
-    s.camera.forward = Vec3f(0.0f, 0.0f, -1.0f);
-    s.camera.fov_y_degrees = 50.0f;
-    return s;
-}
+HostScene soup_in_the_sky() { return test::soup_under_the_sky(31, 60000, 10.0f, 24.0f, 50.0f); }
 
 uint64_t launches_of(const RenderResult& r, const std::string& stage) {
     for (const StageStat& s : r.stats.stages)
