@@ -1,6 +1,7 @@
 // The GPU BVH builder's device memory and what its translation units share
 // (bvh_build_gpu.cu: the build and the flat layout; bvh_sah_gpu.cu: the binned-SAH
-// method; bvh_wide_gpu.cu: the wide traversal layout). Included by those three only.
+// method, with bvh_sah_bins.cuh and bvh_sah_small.cuh; bvh_wide_gpu.cu: the wide
+// traversal layout). Included by those only.
 #pragma once
 
 #include <cstdint>

@@ -125,6 +125,18 @@ struct Cluster {
     }
 };
 
+// Build node id as a cluster, read from L2 (another SM may have written it), in
+// table slot `slot`.
+__device__ __forceinline__ Cluster load_cluster(const BuildNode* nodes, const BuildMeta* meta, uint32_t id,
+                                                uint32_t slot) {
+    const float4* p = reinterpret_cast<const float4*>(&nodes[id]);
+    const float4 x = __ldcg(p), y = __ldcg(p + 1);
+    BuildMeta m;
+    reinterpret_cast<uint4&>(m) = __ldcg(reinterpret_cast<const uint4*>(&meta[id]));
+    return Cluster{Vec3f(x.x, x.y, x.z), Vec3f(y.x, y.y, y.z), m.cost, m.count & ~kLeafFlag, m.height, id,
+                   m.leaves, slot};
+}
+
 // What merging clusters a (left) and b (right) makes: the merged cluster (in a's
 // slot; its id is the caller's) and whether it is one leaf of the flat tree. The
 // leaf is decided here, bottom-up, by the same SAH as the CPU builder's.
@@ -211,12 +223,8 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     uint32_t count = __popc(__ballot_sync(kFullMask, id != kInvalid));
 
     // (Node 0 stands in for no cluster: what such a lane reads is never used.)
-    const uint32_t safe = id != kInvalid ? id : 0u;
-    const float4* p = reinterpret_cast<const float4*>(&a.nodes[safe]);
-    const float4 x = __ldcg(p), y = __ldcg(p + 1);
-    BuildMeta m;
-    reinterpret_cast<uint4&>(m) = __ldcg(reinterpret_cast<const uint4*>(&a.meta[safe]));
-    Cluster c{Vec3f(x.x, x.y, x.z), Vec3f(y.x, y.y, y.z), m.cost, m.count & ~kLeafFlag, m.height, id, m.leaves, lane};
+    Cluster c = load_cluster(a.nodes, a.meta, id != kInvalid ? id : 0u, lane);
+    c.id = id;
 
     // The tables of the warp's clusters, each in the slot of the lane it started in:
     // a merge reads its two clusters' and leaves its own in the creator's slot, so the
@@ -225,7 +233,7 @@ __device__ inline void merge_subtree(const PlocArgs a, uint32_t lane, uint32_t l
     // fetched when there is nothing to merge (the children hold few enough clusters).
     __shared__ WideTable warp_tables[kHplocBlockSize];
     const uint32_t target = root ? 1u : kClusterThreshold;
-    if (id != kInvalid && count > target) fetch_table(a, id, m.height, &warp_tables[lane]);
+    if (id != kInvalid && count > target) fetch_table(a, id, c.height, &warp_tables[lane]);
 
     const uint32_t lanes_below = (1u << lane) - 1u;
     while (count > target) {

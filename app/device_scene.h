@@ -169,7 +169,7 @@ private:
             GpuBvhMethod method = choice == BvhBuilderChoice::kSah ? GpuBvhMethod::kSah : GpuBvhMethod::kHploc;
             if (choice == BvhBuilderChoice::kCpu) {
                 report->note = why.empty() ? "--bvh cpu" : why;
-            } else if (uint64_t(scene.triangles.size()) + scene.spheres.size() > kMaxGpuBvhPrimitives) {
+            } else if (prims > kMaxGpuBvhPrimitives) {
                 report->fell_back = true;
                 report->note = "more primitives than the GPU builder takes (" +
                                std::to_string(kMaxGpuBvhPrimitives) + "): built on the CPU instead";
