@@ -96,10 +96,10 @@ public:
             if (scene.lights[i].type == LightType::Environment) view_.environment_light = int32_t(i);
         if (!scene.environment_map.empty()) environment_map_.build(backend, scene.environment_map);
         view_.environment_map = environment_map_.view();
-        view_.scene_sphere = scene.bounding_sphere();
+        view_.bounds = scene.bounds();  // a pass over every primitive: once
+        view_.scene_sphere = HostScene::sphere_around(view_.bounds);
         light_selection_.build(backend, view_.lights, view_.num_lights, view_.emitters(), light_selection);
         view_.light_selection = light_selection_.view();
-        view_.bounds = scene.bounds();
         view_.camera = camera;
     }
 

@@ -100,6 +100,7 @@ RenderResult run_render_session(Backend& backend, const HostScene& scene, const 
     result.stats.bvh = bvh_stats;
     if (bvh_stats.fell_back) result.warnings.push_back(bvh_stats.note);
     result.stats.upload_ms = std::chrono::duration<double, std::milli>(t2 - t1).count() - bvh_ms;
+    result.stats.integrator_setup_ms = std::chrono::duration<double, std::milli>(start - t2).count();
     result.peak_memory_bytes = backend.memory().peak.load();
     return result;
 }

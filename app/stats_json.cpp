@@ -28,6 +28,9 @@ std::string render_stats_json(const RenderResult& r, const RenderSettings& s, co
     j["bvh"] = {{"builder", r.stats.bvh.builder}, {"sah", r.stats.bvh.sah}, {"depth", r.stats.bvh.depth},
                 {"nodes", r.stats.bvh.nodes}, {"note", r.stats.bvh.note}};
     j["upload_ms"] = r.stats.upload_ms;
+    j["integrator_setup_ms"] = r.stats.integrator_setup_ms;
+    j["scene_load_seconds"] = r.stats.scene_load_seconds;
+    j["device_wait_seconds"] = r.stats.device_wait_seconds;
     j["nonfinite_samples"] = r.stats.nonfinite_samples;  // NaN/Inf contributions dropped from the film
     j["warnings"] = r.warnings;
     nlohmann::json stages = nlohmann::json::array();

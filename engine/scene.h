@@ -154,8 +154,8 @@ struct HostScene {
     }
 
     // Bounding sphere of all geometry (SmallVCM: centre of the box, half its diagonal).
-    SceneSphere bounding_sphere() const {
-        Aabb box = bounds();
+    SceneSphere bounding_sphere() const { return sphere_around(bounds()); }
+    static SceneSphere sphere_around(const Aabb& box) {
         if (box.empty()) return {Vec3f(0.0f), 1.0f};
         SceneSphere ss;
         ss.center = box.centroid();

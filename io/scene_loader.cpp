@@ -283,8 +283,10 @@ std::vector<std::string> without_repeats(std::vector<std::string> files) {
 // check_scene_scale's bound on a light path's starting throughput, for a glTF file's punctual
 // light `l` of `scene`: (number of lights) x power <= 2^96, power 4 pi I for point and spot
 // lights, pi R^2 E for directional ones. Returns "" or the problem, "colour x intensity ...".
-std::string punctual_light_power_problem(const HostScene& scene, const Light& l) {
-    const double n = double(scene.lights.size()), radius = scene.bounding_sphere().radius;
+// `radius` is the scene's bounding sphere's (a pass over every primitive: its callers
+// find it once, not once per light).
+std::string punctual_light_power_problem(const HostScene& scene, double radius, const Light& l) {
+    const double n = double(scene.lights.size());
     const double value = max_component(l.radiance);
     double power = 0.0;
     if (l.type == LightType::Point || l.type == LightType::Spot) power = 4.0 * kPi * value;
@@ -300,16 +302,20 @@ std::string punctual_light_power_problem(const HostScene& scene, const Light& l)
 
 // The punctual lights of a glTF file rendered on its own: lights [first, end) of `scene`.
 void check_punctual_light_power(const std::string& path, const HostScene& scene, size_t first) {
+    if (first >= scene.lights.size()) return;
+    const double radius = scene.bounding_sphere().radius;
     for (size_t i = first; i < scene.lights.size(); ++i)
-        if (std::string problem = punctual_light_power_problem(scene, scene.lights[i]); !problem.empty())
+        if (std::string problem = punctual_light_power_problem(scene, radius, scene.lights[i]); !problem.empty())
             throw SceneError(one_line(path) + ": KHR_lights_punctual light " + std::to_string(i - first) +
                              " (in node order): " + problem);
 }
 
 // The punctual lights gltf shapes brought in.
 void check_included_light_power(const Reader& r, const HostScene& scene, const std::vector<IncludedLight>& lights) {
+    if (lights.empty()) return;
+    const double radius = scene.bounding_sphere().radius;
     for (const IncludedLight& l : lights)
-        if (std::string problem = punctual_light_power_problem(scene, scene.lights[l.light]); !problem.empty())
+        if (std::string problem = punctual_light_power_problem(scene, radius, scene.lights[l.light]); !problem.empty())
             r.fail(l.pointer, "lights whose power a light path can carry",
                    "KHR_lights_punctual light " + std::to_string(l.index_in_file) + " (in node order): " + problem);
 }

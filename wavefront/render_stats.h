@@ -45,7 +45,16 @@ struct RenderStats {
     uint64_t nonfinite_samples = 0;  // NaN/Inf contributions dropped from the film
     double bvh_build_ms = 0.0;  // building the tree and reading its figures back
     BvhBuildStats bvh;
-    double upload_ms = 0.0;
+    double upload_ms = 0.0;             // the scene's other buffers and the film
+    double integrator_setup_ms = 0.0;   // the integrator's state: paths, queues, light vertices
+    // Set by the command line, which loads the scene and starts the device (app/main.cpp).
+    double scene_load_seconds = 0.0;    // reading and checking the scene and its files
+    double device_wait_seconds = 0.0;   // the device's start that the load did not hide
 };
+
+// Everything between the scene's load and the first sample pass.
+inline double setup_seconds(const RenderStats& s) {
+    return s.device_wait_seconds + (s.bvh_build_ms + s.upload_ms + s.integrator_setup_ms) * 1e-3;
+}
 
 }  // namespace wf

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "io/image.h"
 #include "tests/app/mesh_scene_files.h"
 #include "tests/common/source_dir.h"
@@ -297,11 +299,23 @@ TEST_F(CliOutputs, OutOfMemoryIsOneLineNamingTheAllocationNotACrash) {
 TEST_F(CliOutputs, SummarySaysWhatItsTimesCoverAndStatsRecordTheWrite) {
     RunResult r = run_wavefront(render("-o '" + dir_ + "/a.exr' --stats '" + dir_ + "/s.json'"));
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-    for (const char* part : {"setup ", " s, render ", " s, write ", " s, "})
+    for (const char* part : {"load ", " s, setup ", " s, render ", " s, write ", " s, "})
         EXPECT_NE(r.stdout_text.find(part), std::string::npos) << part << "\n" << r.stdout_text;
     const std::string stats = read_file(dir_ + "/s.json");
-    for (const char* key : {"\"image_write_seconds\"", "\"render_seconds\"", "\"nonfinite_samples\"", "\"warnings\""})
+    for (const char* key : {"\"image_write_seconds\"", "\"render_seconds\"", "\"nonfinite_samples\"", "\"warnings\"",
+                            "\"scene_load_seconds\"", "\"device_wait_seconds\"", "\"integrator_setup_ms\"",
+                            "\"upload_ms\"", "\"bvh_build_ms\""})
         EXPECT_NE(stats.find(key), std::string::npos) << key;
+    // "setup" is everything between the load and the first pass: the device's start that
+    // the load did not hide, the BVH, the uploads and the integrator's state.
+    const nlohmann::json j = nlohmann::json::parse(stats);
+    const double setup = j["device_wait_seconds"].get<double>() +
+                         1e-3 * (j["bvh_build_ms"].get<double>() + j["upload_ms"].get<double>() +
+                                 j["integrator_setup_ms"].get<double>());
+    const size_t at = r.stdout_text.find(" s, setup ");
+    ASSERT_NE(at, std::string::npos) << r.stdout_text;
+    EXPECT_NEAR(std::stod(r.stdout_text.substr(at + 10)), setup, 0.0006) << r.stdout_text;
+    EXPECT_GT(j["scene_load_seconds"].get<double>(), 0.0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -278,6 +279,48 @@ TEST_F(ImageIo, PngRoundTripWithinOneCodeStep) {
     EXPECT_LE(worst_linear, 1.15f / 255.0f);
     EXPECT_EQ(back.at(0, 0).x, 0.0f);
     EXPECT_EQ(back.at(original.width - 1, 0).x, 1.0f);
+}
+
+// The PNG writer deflates long images in slices on the thread pool, each ended by a
+// full flush, and combines the slices' Adler-32 sums: the file must hold one valid zlib
+// stream (zlib's own inflate checks the sum) and decode to the image.
+TEST_F(ImageIo, LargePngDeflatesInSlicesIntoOneValidStream) {
+    Image original(1000, 400);  // 1.2 MB of scanlines: several slices
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> noise(0.0f, 1.0f);
+    for (uint32_t y = 0; y < original.height; ++y)
+        for (uint32_t x = 0; x < original.width; ++x)  // a gradient under noise: neither flat nor random
+            original.at(x, y) = Vec3f(0.5f * float(x) / float(original.width) + 0.3f * noise(rng),
+                                      0.8f * float(y) / float(original.height), 0.2f * noise(rng) + 0.4f);
+    write_image(path("large.png"), original);
+
+    std::ifstream in(path("large.png"), std::ios::binary);
+    const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string stream;
+    int idat_chunks = 0;
+    for (size_t at = 8; at + 12 <= file.size();) {  // length, type, data, CRC
+        const auto byte = [&](size_t i) { return uint32_t(uint8_t(file[i])); };
+        const uint32_t length = byte(at) << 24 | byte(at + 1) << 16 | byte(at + 2) << 8 | byte(at + 3);
+        if (file.compare(at + 4, 4, "IDAT") == 0) {
+            stream += file.substr(at + 8, length);
+            ++idat_chunks;
+        }
+        at += 12 + size_t(length);
+    }
+    ASSERT_GE(idat_chunks, 1);
+    std::vector<Bytef> scanlines((size_t(3) * original.width + 1) * original.height + 1);
+    uLongf size = uLongf(scanlines.size());
+    ASSERT_EQ(uncompress(scanlines.data(), &size, reinterpret_cast<const Bytef*>(stream.data()), uLong(stream.size())),
+              Z_OK);
+    EXPECT_EQ(size, scanlines.size() - 1);
+
+    const Image back = read_image(path("large.png"));
+    ASSERT_EQ(back.width, original.width);
+    ASSERT_EQ(back.height, original.height);
+    for (size_t i = 0; i < original.pixel_count(); ++i)
+        for (int c = 0; c < 3; ++c)
+            ASSERT_NEAR(srgb_encode(back.pixels[i][c]), srgb_encode(original.pixels[i][c]), 0.5f / 255.0f + 1e-6f)
+                << "pixel " << i;
 }
 
 TEST_F(ImageIo, ExrReadsHalfFloatGreyAndRgba) {
