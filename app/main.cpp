@@ -14,6 +14,7 @@
 #include "app/cli_args.h"
 #include "app/render.h"
 #include "app/stats_json.h"
+#include "engine/backend/thread_pool.h"
 #include "engine/integrators.h"
 #include "io/image.h"
 #include "io/scene_loader.h"
@@ -75,14 +76,17 @@ int print_info() {
 }
 
 int run_render(const wf::CliArgs& args) {
+    // --threads caps the process's thread pool as well, which encodes the image.
+    if (args.threads) wf::ThreadPool::set_global_threads(*args.threads);
     // The GPU's driver and context start on a thread of their own while the scene
     // loads: each takes a few hundred ms for a large mesh, so neither waits for the
     // other. (A scene that fails to load waits for it before its error is reported.)
-    std::future<wf::BackendChoice> device = std::async(std::launch::async, wf::choose_backend, args.backend);
+    std::future<wf::BackendChoice> device =
+        std::async(args.backend == wf::BackendKind::Cpu ? std::launch::deferred : std::launch::async,
+                   wf::choose_backend, args.backend);
     const auto load_start = std::chrono::steady_clock::now();
     wf::SceneLoadStats load_stats;
     wf::HostScene scene = wf::load_scene(args.scene_path, &load_stats);
-    const double load_seconds = seconds_since(load_start);
     for (const std::string& w : load_stats.warnings) warn(w);
     if (args.camera) {
         if (*args.camera >= scene.file_cameras.size())
@@ -92,6 +96,7 @@ int run_render(const wf::CliArgs& args) {
         wf::use_file_camera(scene, *args.camera);
     }
     if (!args.env_path.empty()) wf::set_environment_map(scene, args.env_path);
+    const double load_seconds = seconds_since(load_start);
     wf::RenderOptions options;
     options.settings = scene.settings;
     if (args.spp) options.settings.spp = *args.spp;

@@ -53,7 +53,7 @@ WF_HD_INLINE float length(Vec3f a) { return std::sqrt(dot(a, a)); }
 WF_HD_INLINE Vec3f normalize(Vec3f a) { return a * (1.0f / length(a)); }
 WF_HD_INLINE Vec3f abs(Vec3f a) { return {std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)}; }
 // fminf and fmaxf as C defines them (a NaN operand loses to a number), bit-equal to
-// glibc's on the host (on ties, signed zeros included, the second operand), but that a
+// x86-64 glibc's on the host (on ties, signed zeros included, the second operand), but that a
 // signalling NaN loses like a quiet one, as on the GPU (arithmetic never makes one). On the
 // GPU each is one instruction; g++ cannot inline the library's without
 // -ffinite-math-only and calls libm for every component, which made HostScene::bounds

@@ -53,8 +53,8 @@ unsigned char* wf_stbiw_zlib_compress(unsigned char* data, int data_len, int* ou
 namespace {
 
 // zlib's level for PNGs. stb asks for 8; on a 1024x1024 render level 3 deflates 2x
-// faster (90 against 180 ms on one core) into files within 1% of level 8's size, and
-// level 1 another 1.6x faster for 1-2% more (bench/NOTES.md).
+// faster (90 against 180 ms on one core) into files within 2% of level 8's size, and
+// level 1 another 1.6x faster for about as much again (bench/NOTES.md).
 constexpr int kPngDeflateLevel = 3;
 // Streams this long and longer are deflated in slices on the thread pool.
 constexpr size_t kDeflateSlice = size_t(1) << 18;
@@ -71,15 +71,18 @@ bool deflate_slice(const unsigned char* data, size_t size, bool last, std::vecto
     z.next_out = out->data();
     z.avail_out = static_cast<uInt>(out->size());
     const int status = deflate(&z, last ? Z_FINISH : Z_FULL_FLUSH);
-    const bool ok = (last ? status == Z_STREAM_END : status == Z_OK) && z.avail_in == 0;
+    // A full flush answers Z_OK with all input taken even when the output ran out
+    // first (deflateBound is documented for Z_FINISH only): room left is the proof
+    // that nothing is pending.
+    const bool ok = (last ? status == Z_STREAM_END : status == Z_OK) && z.avail_in == 0 && z.avail_out > 0;
     out->resize(out->size() - z.avail_out);
     deflateEnd(&z);
     return ok;
 }
 
-// stb_image_write's zlib hook: returns a malloc'ed zlib stream (stb frees it with
-// free()). Slices deflate in parallel; their Adler-32 sums combine into the stream's.
-unsigned char* wf_stbiw_zlib_compress(unsigned char* data, int data_len, int* out_len, int /*stb's level*/) {
+// The zlib stream of data, deflated in slices in parallel (deflate_slice) whose
+// Adler-32 sums combine into the stream's: malloc'ed, or null on failure.
+unsigned char* deflate_in_slices(unsigned char* data, int data_len, int* out_len) {
     const size_t size = static_cast<size_t>(data_len);
     const size_t slices = std::max<size_t>(1, size / kDeflateSlice);
     std::vector<std::vector<unsigned char>> parts(slices);
@@ -106,13 +109,25 @@ unsigned char* wf_stbiw_zlib_compress(unsigned char* data, int data_len, int* ou
     out[0] = 0x78;  // deflate, 32 KiB window
     out[1] = 0x5e;  // (0x785e % 31 == 0), "fast" level
     size_t at = 2;
-    for (const std::vector<unsigned char>& part : parts) {
+    for (std::vector<unsigned char>& part : parts) {
         std::memcpy(out + at, part.data(), part.size());
         at += part.size();
+        std::vector<unsigned char>().swap(part);  // freed as it is copied
     }
     for (int k = 3; k >= 0; --k) out[at++] = static_cast<unsigned char>(sum >> (8 * k));
     *out_len = static_cast<int>(total);
     return out;
+}
+
+// stb_image_write's zlib hook: returns a malloc'ed zlib stream (stb frees it with
+// free()), or null on failure, never an exception (stb's C code would leak its
+// buffers as one passed through).
+unsigned char* wf_stbiw_zlib_compress(unsigned char* data, int data_len, int* out_len, int /*stb's level*/) {
+    try {
+        return deflate_in_slices(data, data_len, out_len);
+    } catch (...) {  // out of memory, or a thread the pool could not start
+        return nullptr;
+    }
 }
 
 struct StbiFree {

@@ -52,7 +52,9 @@ struct RenderStats {
     double device_wait_seconds = 0.0;   // the device's start that the load did not hide
 };
 
-// Everything between the scene's load and the first sample pass.
+// The summary's "setup": the device's start that the load did not hide, the BVH, the
+// uploads and the integrator's state (not the few checks and the backend's construction
+// between them).
 inline double setup_seconds(const RenderStats& s) {
     return s.device_wait_seconds + (s.bvh_build_ms + s.upload_ms + s.integrator_setup_ms) * 1e-3;
 }

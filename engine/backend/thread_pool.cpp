@@ -18,8 +18,27 @@ ThreadPool::~ThreadPool() {
     for (auto& t : workers_) t.join();
 }
 
+namespace {
+
+std::atomic<unsigned> g_global_threads{0};
+
+// The pool whose job this thread is running (its worker, or the caller of run_chunks
+// while it drains), so that a nested call into that pool runs serially instead of
+// waiting for the run mutex its own job holds.
+thread_local const ThreadPool* t_job_pool = nullptr;
+
+struct InJob {
+    const ThreadPool* outer;
+    explicit InJob(const ThreadPool* pool) : outer(t_job_pool) { t_job_pool = pool; }
+    ~InJob() { t_job_pool = outer; }
+};
+
+}  // namespace
+
+void ThreadPool::set_global_threads(unsigned num_threads) { g_global_threads = num_threads; }
+
 ThreadPool& ThreadPool::global() {
-    static ThreadPool pool;
+    static ThreadPool pool(g_global_threads.load());
     return pool;
 }
 
@@ -46,7 +65,10 @@ void ThreadPool::worker_loop() {
             seen = job_id_;
             job = job_;
         }
-        drain(*job);
+        {
+            InJob in_job(this);
+            drain(*job);
+        }
         std::lock_guard<std::mutex> lock(mutex_);
         if (--workers_pending_ == 0) done_.notify_all();
     }
@@ -55,11 +77,17 @@ void ThreadPool::worker_loop() {
 void ThreadPool::run_chunks(uint64_t n, uint64_t chunk, const std::function<void(uint64_t, uint64_t)>& body) {
     if (n == 0) return;
     chunk = std::max<uint64_t>(1, chunk);
-    std::lock_guard<std::mutex> serial(run_mutex_);
     Job job;
     job.body = &body;
     job.n = n;
     job.chunk = chunk;
+    if (t_job_pool == this) {  // nested: this pool's threads are busy with the outer job
+        drain(job);
+        if (job.failed) std::rethrow_exception(job.error);
+        return;
+    }
+    std::lock_guard<std::mutex> serial(run_mutex_);
+    InJob in_job(this);
     if (workers_.empty() || n <= chunk) {
         drain(job);
     } else {

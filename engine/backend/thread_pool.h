@@ -25,11 +25,16 @@ public:
     unsigned size() const { return unsigned(workers_.size()) + 1; }
 
     // Calls body(begin, end) over chunks covering [0, n). Calls from several
-    // threads are serialised. An exception thrown by body is rethrown here
-    // (the first one; the remaining chunks are skipped).
+    // threads are serialised; a call from inside one of this pool's jobs (a body
+    // that calls back into its pool, say by writing a PNG) runs on the calling
+    // thread alone. An exception thrown by body is rethrown here (the first one;
+    // the remaining chunks are skipped).
     void run_chunks(uint64_t n, uint64_t chunk, const std::function<void(uint64_t, uint64_t)>& body);
 
+    // The process's pool, made at its first use with set_global_threads' count
+    // (0, the default: every hardware thread; --threads sets it before any use).
     static ThreadPool& global();
+    static void set_global_threads(unsigned num_threads);
 
 private:
     struct Job {

@@ -24,6 +24,26 @@ TEST(ThreadPool, EveryIndexOfEveryJobRunsExactlyOnce) {
     }
 }
 
+// A job's body that calls back into its own pool (a PNG written from a pool job) runs
+// that inner job on its own thread: every index once, no wait for the outer job's lock.
+TEST(ThreadPool, NestedCallRunsOnTheCallingThread) {
+    ThreadPool pool(4);
+    std::vector<std::atomic<uint32_t>> visits(64 * 100);
+    pool.run_chunks(64, 1, [&](uint64_t b, uint64_t e) {
+        for (uint64_t outer = b; outer < e; ++outer)
+            pool.run_chunks(100, 7, [&](uint64_t ib, uint64_t ie) {
+                for (uint64_t i = ib; i < ie; ++i) visits[outer * 100 + i].fetch_add(1);
+            });
+    });
+    for (uint64_t i = 0; i < visits.size(); ++i) ASSERT_EQ(visits[i].load(), 1u) << "index " << i;
+    // And the pool still runs ordinary jobs afterwards.
+    std::atomic<uint64_t> sum{0};
+    pool.run_chunks(1000, 10, [&](uint64_t b, uint64_t e) {
+        for (uint64_t i = b; i < e; ++i) sum += i;
+    });
+    EXPECT_EQ(sum.load(), 499500u);
+}
+
 TEST(ThreadPool, ExceptionInAChunkReachesTheCaller) {
     ThreadPool pool(4);
     EXPECT_THROW(pool.run_chunks(100000, 10,

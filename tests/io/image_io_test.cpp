@@ -17,6 +17,7 @@
 
 #include <tinyexr.h>  // declarations only: the implementation is in the engine (io/image_exr.cpp)
 
+#include "engine/backend/thread_pool.h"
 #include "io/image.h"
 #include "io/image_metrics.h"
 #include "io/tonemap.h"
@@ -321,6 +322,16 @@ TEST_F(ImageIo, LargePngDeflatesInSlicesIntoOneValidStream) {
         for (int c = 0; c < 3; ++c)
             ASSERT_NEAR(srgb_encode(back.pixels[i][c]), srgb_encode(original.pixels[i][c]), 0.5f / 255.0f + 1e-6f)
                 << "pixel " << i;
+}
+
+// The PNG writer runs on the process's thread pool; called from one of that pool's own
+// jobs it must still finish (the nested call runs on its own thread).
+TEST_F(ImageIo, PngWrittenFromAThreadPoolJob) {
+    const Image original = ldr_pattern();
+    ThreadPool::global().run_chunks(2, 1, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) write_image(path("job" + std::to_string(i) + ".png"), original);
+    });
+    for (int i = 0; i < 2; ++i) EXPECT_EQ(read_image(path("job" + std::to_string(i) + ".png")).width, original.width);
 }
 
 TEST_F(ImageIo, ExrReadsHalfFloatGreyAndRgba) {
