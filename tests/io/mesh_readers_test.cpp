@@ -3,7 +3,9 @@
 // normals outward) as OBJ, ascii PLY and binary PLY, and a hand-written glTF triangle.
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -75,6 +77,55 @@ TEST(MeshPly, BinaryBigEndianReadsLikeLittleEndian) {
     IndexedMesh m = read_ply(path);
     expect_pyramid(m);
     EXPECT_EQ(m.indices, read_ply(mesh_path("pyramid_binary_le.ply")).indices);
+}
+
+// A mesh as a binary PLY of float x, y, z and uchar / int lists: little endian (the
+// layout read_ply reads in one sweep) or big endian (read value by value).
+std::string plain_binary_ply(const std::vector<float>& xyz, const std::vector<std::vector<int32_t>>& faces,
+                             bool big_endian) {
+    std::string out = std::string("ply\nformat ") + (big_endian ? "binary_big_endian" : "binary_little_endian") +
+                      " 1.0\nelement vertex " + std::to_string(xyz.size() / 3) +
+                      "\nproperty float x\nproperty float y\nproperty float z\nelement face " +
+                      std::to_string(faces.size()) + "\nproperty list uchar int vertex_indices\nend_header\n";
+    auto put = [&](const void* value) {
+        const char* b = static_cast<const char*>(value);
+        for (int k = 0; k < 4; ++k) out += b[big_endian ? 3 - k : k];
+    };
+    for (float v : xyz) put(&v);
+    for (const std::vector<int32_t>& f : faces) {
+        out += char(f.size());
+        for (int32_t i : f) put(&i);
+    }
+    return out;
+}
+
+// Both ways give the same mesh, bit for bit; a quad among the triangles, read the
+// general way, gives its fan.
+TEST(MeshPly, PlainLittleEndianTrianglesReadAsTheGeneralReaderDoes) {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> coordinate(-1e3f, 1e3f);
+    std::vector<float> xyz(3 * 500);
+    for (float& v : xyz) v = coordinate(rng);
+    xyz[7] = 1e-40f;  // a subnormal, kept as it is
+    std::uniform_int_distribution<int32_t> vertex(0, 499);
+    std::vector<std::vector<int32_t>> faces(800);
+    for (auto& f : faces) f = {vertex(rng), vertex(rng), vertex(rng)};
+    const std::string dir = test::temp_folder("wf_mesh_ply_plain");
+    for (bool quad : {false, true}) {
+        if (quad) faces[400] = {1, 2, 3, 4};
+        const IndexedMesh le = read_ply(test::write_file(dir + "/le.ply", plain_binary_ply(xyz, faces, false)));
+        const IndexedMesh be = read_ply(test::write_file(dir + "/be.ply", plain_binary_ply(xyz, faces, true)));
+        ASSERT_EQ(le.positions.size(), 500u);
+        ASSERT_EQ(le.positions.size(), be.positions.size());
+        EXPECT_EQ(std::memcmp(le.positions.data(), be.positions.data(), 12 * le.positions.size()), 0);
+        EXPECT_EQ(le.indices, be.indices);
+        ASSERT_EQ(le.num_triangles(), quad ? 801u : 800u);
+        EXPECT_EQ(le.indices[3 * 17 + 1], uint32_t(faces[17][1]));
+        if (quad)
+            EXPECT_EQ(std::vector<uint32_t>(le.indices.begin() + 1200, le.indices.begin() + 1206),
+                      (std::vector<uint32_t>{1, 2, 3, 1, 3, 4}));
+        EXPECT_TRUE(le.normals.empty());
+    }
 }
 
 TEST(MeshObj, PyramidWithFlatNormalsUvsAndRelativeIndices) {
