@@ -385,7 +385,8 @@ bool read_plain_binary_triangles(const Header& h, std::string_view body, Indexed
         (list.type != Scalar::Int32 && list.type != Scalar::UInt32))
         return false;
     const uint64_t num_vertices = v.count;
-    if (num_vertices > body.size() / 12 || f.count > (body.size() - 12 * num_vertices) / 13) return false;
+    if (num_vertices == 0 || num_vertices > body.size() / 12 || f.count > (body.size() - 12 * num_vertices) / 13)
+        return false;
     mesh.positions.resize(num_vertices);
     std::memcpy(mesh.positions.data(), body.data(), 12 * num_vertices);
     mesh.indices.resize(3 * f.count);
@@ -394,8 +395,8 @@ bool read_plain_binary_triangles(const Header& h, std::string_view body, Indexed
         if (uint8_t(p[0]) != 3) return false;
         uint32_t tri[3];
         std::memcpy(tri, p + 1, 12);
-        for (int k = 0; k < 3; ++k) {  // an int index below 0 reads as 2^31 or more: out of range too
-            if (tri[k] >= num_vertices) return false;
+        for (int k = 0; k < 3; ++k) {
+            if (tri[k] >= num_vertices || (list.type == Scalar::Int32 && int32_t(tri[k]) < 0)) return false;
             mesh.indices[3 * i + k] = tri[k];
         }
     }

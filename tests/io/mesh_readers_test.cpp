@@ -82,11 +82,11 @@ TEST(MeshPly, BinaryBigEndianReadsLikeLittleEndian) {
 // A mesh as a binary PLY of float x, y, z and uchar / int lists: little endian (the
 // layout read_ply reads in one sweep) or big endian (read value by value).
 std::string plain_binary_ply(const std::vector<float>& xyz, const std::vector<std::vector<int32_t>>& faces,
-                             bool big_endian) {
+                             bool big_endian, const std::string& list = "list uchar int vertex_indices") {
     std::string out = std::string("ply\nformat ") + (big_endian ? "binary_big_endian" : "binary_little_endian") +
                       " 1.0\nelement vertex " + std::to_string(xyz.size() / 3) +
                       "\nproperty float x\nproperty float y\nproperty float z\nelement face " +
-                      std::to_string(faces.size()) + "\nproperty list uchar int vertex_indices\nend_header\n";
+                      std::to_string(faces.size()) + "\nproperty " + list + "\nend_header\n";
     auto put = [&](const void* value) {
         const char* b = static_cast<const char*>(value);
         for (int k = 0; k < 4; ++k) out += b[big_endian ? 3 - k : k];
@@ -125,6 +125,47 @@ TEST(MeshPly, PlainLittleEndianTrianglesReadAsTheGeneralReaderDoes) {
             EXPECT_EQ(std::vector<uint32_t>(le.indices.begin() + 1200, le.indices.begin() + 1206),
                       (std::vector<uint32_t>{1, 2, 3, 1, 3, 4}));
         EXPECT_TRUE(le.normals.empty());
+    }
+}
+
+// Files the one sweep sends back (or never takes) fail as the general reader fails them,
+// with its message: an index below 0 or at the vertex count, no vertices, a file cut
+// short; uint indices and the name vertex_index read alike.
+TEST(MeshPly, PlainLittleEndianFilesFailAsTheGeneralReaderFailsThem) {
+    const std::string dir = test::temp_folder("wf_mesh_ply_plain_bad");
+    const std::vector<float> xyz = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    auto outcome = [&](const std::string& bytes) {
+        try {
+            const IndexedMesh m = read_ply(test::write_file(dir + "/m.ply", bytes));
+            return "indices " + std::to_string(m.indices.size()) + ", first " + std::to_string(m.indices[0]);
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            return what.substr(what.find(": ") + 2);  // without the file's path
+        }
+    };
+    struct Case {
+        std::vector<float> xyz;
+        std::vector<std::vector<int32_t>> faces;
+        std::string list;
+        size_t cut;  // bytes taken off the end
+    };
+    const std::vector<Case> cases = {
+        {xyz, {{0, -1, 2}}, "list uchar int vertex_indices", 0},
+        {xyz, {{0, 1, 3}}, "list uchar int vertex_indices", 0},
+        {xyz, {{2, 1, 0}}, "list uchar uint vertex_indices", 0},
+        {xyz, {{2, 1, 0}}, "list uchar int vertex_index", 0},
+        {{}, {{0, 1, 2}}, "list uchar int vertex_indices", 0},
+        {{}, {}, "list uchar int vertex_indices", 0},
+        {xyz, {{0, 1, 2}, {2, 1, 0}}, "list uchar int vertex_indices", 1},
+    };
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const Case& c = cases[i];
+        std::string le = plain_binary_ply(c.xyz, c.faces, false, c.list), be = plain_binary_ply(c.xyz, c.faces, true, c.list);
+        le.resize(le.size() - c.cut);
+        be.resize(be.size() - c.cut);
+        const std::string from_le = outcome(le), from_be = outcome(be);
+        EXPECT_EQ(from_le, from_be) << "case " << i;
+        EXPECT_EQ(from_le.rfind("indices ", 0) == 0, i == 2 || i == 3) << "case " << i << ": " << from_le;
     }
 }
 
