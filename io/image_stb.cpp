@@ -88,10 +88,11 @@ unsigned char* deflate_in_slices(unsigned char* data, int data_len, int* out_len
     std::vector<std::vector<unsigned char>> parts(slices);
     std::vector<uLong> sums(slices);
     std::atomic<bool> ok{true};
+    auto first = [&](size_t i) { return i * size / slices; };  // slice i is [first(i), first(i + 1))
     auto slice = [&](size_t i) {
-        const size_t begin = i * size / slices, end = (i + 1) * size / slices;
-        sums[i] = adler32(adler32(0L, Z_NULL, 0), data + begin, static_cast<uInt>(end - begin));
-        if (!deflate_slice(data + begin, end - begin, i + 1 == slices, &parts[i])) ok = false;
+        const size_t begin = first(i), length = first(i + 1) - begin;
+        sums[i] = adler32(adler32(0L, Z_NULL, 0), data + begin, static_cast<uInt>(length));
+        if (!deflate_slice(data + begin, length, i + 1 == slices, &parts[i])) ok = false;
     };
     if (slices == 1) slice(0);
     else wf::ThreadPool::global().run_chunks(slices, 1, [&](uint64_t b, uint64_t e) { for (; b < e; ++b) slice(b); });
@@ -99,8 +100,7 @@ unsigned char* deflate_in_slices(unsigned char* data, int data_len, int* out_len
     uLong sum = adler32(0L, Z_NULL, 0);
     size_t total = 2 + 4;  // header, Adler-32
     for (size_t i = 0; i < slices; ++i) {
-        const size_t begin = i * size / slices, end = (i + 1) * size / slices;
-        sum = adler32_combine(sum, sums[i], static_cast<z_off_t>(end - begin));
+        sum = adler32_combine(sum, sums[i], static_cast<z_off_t>(first(i + 1) - first(i)));
         total += parts[i].size();
     }
     if (total > static_cast<size_t>(INT_MAX)) return nullptr;
