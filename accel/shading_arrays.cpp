@@ -10,8 +10,7 @@ ShadingArrays gather_shading_arrays(const std::vector<IndexedMesh>& meshes, uint
     bool any_normals = false, any_uvs = false, any_uvs1 = false, any_tangents = false, any_colors = false;
     size_t vertices = 0;
     for (const IndexedMesh& m : meshes) {
-        const bool has = !m.normals.empty() || !m.uvs.empty() || !m.uvs1.empty() || !m.tangents.empty() || !m.colors.empty();
-        if (!has) continue;
+        if (!has_shading_attributes(m)) continue;
         any_normals |= !m.normals.empty();
         any_uvs |= !m.uvs.empty();
         any_uvs1 |= !m.uvs1.empty();

@@ -17,6 +17,11 @@ struct ShadingArrays {
     std::vector<Vec4f> tangents, colors;
 };
 
+// Whether a mesh brings any shading attribute (normals, UVs, tangents, colours).
+inline bool has_shading_attributes(const IndexedMesh& m) {
+    return !m.normals.empty() || !m.uvs.empty() || !m.uvs1.empty() || !m.tangents.empty() || !m.colors.empty();
+}
+
 // Concatenates the meshes' attributes and sets the kPrimHas* flags of their triangles
 // in `prims` (triangles first, as HostScene::prims). A mesh that lacks an attribute
 // another mesh has gets zeros there, never read (its flag is clear).

@@ -57,7 +57,7 @@ std::string build_usage() {
            "ppm, bpm and vcm one light pass (N light paths; default one per pixel) each.\n"
            "--max-memory caps the backend's buffers (also WF_MAX_MEMORY_MIB); more is an error.\n"
            "--threads is the CPU backend's thread count (0, the default: all hardware threads),\n"
-           "also used to encode the image; a render on the GPU ignores it otherwise.\n"
+           "also used to load large meshes and to encode the image on either backend.\n"
            "--exposure scales the radiance by 2^EV (EV in [-32, 32], default 0), then --tonemap's\n"
            "curve maps it to the display (default: none, a clamp, for a .json scene; pbr-neutral\n"
            "for a .gltf or .glb file; the scene's render.tonemap and render.exposure when set).\n"

@@ -67,9 +67,14 @@ public:
         if (!surface_bsdf) check_no_emission_varies(scene);
         triangles_.upload(scene.triangles);
         spheres_.upload(scene.spheres);
-        std::vector<PrimInfo> prims = scene.prims;  // gains the kPrimHas* shading flags
-        upload_shading(gather_shading_arrays(scene.meshes, uint32_t(scene.triangles.size()), prims));
-        prims_.upload(prims);
+        if (std::any_of(scene.meshes.begin(), scene.meshes.end(), [](const IndexedMesh& m) { return has_shading_attributes(m); })) {
+            std::vector<PrimInfo> prims = scene.prims;  // gains the kPrimHas* shading flags
+            upload_shading(gather_shading_arrays(scene.meshes, uint32_t(scene.triangles.size()), prims));
+            prims_.upload(prims);
+        } else {  // flat-shaded meshes alone: no copy of the primitives (120 MB at 10M triangles)
+            upload_shading(ShadingArrays{});
+            prims_.upload(scene.prims);
+        }
         upload_textures(scene);
         materials_.upload(scene.materials);
         lights_.upload(scene.lights);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/aov.h"
+#include "engine/backend/host_parallel.h"
 #include "engine/camera.h"
 #include "engine/host_environment_map.h"
 #include "engine/scene_types.h"
@@ -142,10 +143,25 @@ struct HostScene {
 
     uint32_t num_prims() const { return uint32_t(triangles.size() + spheres.size()); }
 
-    // Bounding box of all geometry (empty without geometry).
+    // Bounding box of all geometry (empty without geometry). The triangles' on the thread
+    // pool, in chunks folded in order: the serial loop's box, bit for bit.
     Aabb bounds() const {
-        Aabb box;
-        for (const Triangle& t : triangles) { box.extend(t.p0); box.extend(t.p1); box.extend(t.p2); }
+        Aabb box = host_reduce(
+            triangles.size(), Aabb{},
+            [&](uint64_t begin, uint64_t end, const Aabb& init) {
+                Aabb box = init;
+                for (uint64_t i = begin; i < end; ++i) {
+                    const Triangle& t = triangles[i];
+                    box.extend(t.p0);
+                    box.extend(t.p1);
+                    box.extend(t.p2);
+                }
+                return box;
+            },
+            [](Aabb acc, const Aabb& part) {
+                acc.extend(part);
+                return acc;
+            });
         for (const Sphere& s : spheres) {
             box.extend(s.center - Vec3f(s.radius));
             box.extend(s.center + Vec3f(s.radius));

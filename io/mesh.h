@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,15 @@ namespace mesh_io {
 
 // The whole file, or SceneError "<path>: cannot open: ..." (missing, a folder, too large).
 std::string read_file_bytes(const std::string& path);
+
+// The same, read by the thread pool's threads in slices into memory that nothing wrote
+// before (std::string zeroes its bytes on one thread first): for large binary files.
+struct FileBytes {
+    std::unique_ptr<char[]> data;
+    size_t size = 0;
+    std::string_view view() const { return {data.get(), size}; }
+};
+FileBytes read_file_in_parallel(const std::string& path);
 
 // Checks what every reader promises (header comment above) and normalises the
 // normals; `where` prefixes messages ("mesh 0, primitive 1: "). Throws SceneError.

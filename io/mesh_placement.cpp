@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include "engine/backend/host_parallel.h"
+
 namespace wf::scene_json {
 namespace {
 
@@ -85,14 +87,19 @@ void place_mesh(const MeshPlace& at, IndexedMesh mesh, const Affine3& xf, const 
     transform_mesh(mesh, xf);
     MeshPlace transform_at = at;
     if (!at.transform_pointer.empty()) transform_at.pointer = at.transform_pointer;
-    for (const Vec3f& p : mesh.positions) {
-        if (!(max_component(abs(p)) <= kMaxCoordinate))
-            transform_at.fail("vertex coordinates of magnitude <= 1e10 in world space",
-                              "a vertex at " + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z));
+    // The passes over vertices and triangles run on the thread pool (a 10M-triangle mesh
+    // is hundreds of ms of them on one thread); a problem is reported at its first
+    // instance, as a serial pass would find it.
+    const std::vector<Vec3f>& positions = mesh.positions;
+    if (size_t i = host_find_first(positions.size(),
+                                   [&](uint64_t i) { return !(max_component(abs(positions[i])) <= kMaxCoordinate); });
+        i < positions.size()) {
+        const Vec3f p = positions[i];
+        transform_at.fail("vertex coordinates of magnitude <= 1e10 in world space",
+                          "a vertex at " + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z));
     }
-    for (const Vec3f& n : mesh.normals) {
-        if (!is_finite(n)) transform_at.fail("normals that stay finite under the transform", "a non-finite normal");
-    }
+    if (host_find_first(mesh.normals.size(), [&](uint64_t i) { return !is_finite(mesh.normals[i]); }) < mesh.normals.size())
+        transform_at.fail("normals that stay finite under the transform", "a non-finite normal");
     if (sc.flip_normals) {
         for (size_t t = 0; t < mesh.indices.size(); t += 3) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
         for (Vec3f& n : mesh.normals) n = -n;
@@ -101,16 +108,32 @@ void place_mesh(const MeshPlace& at, IndexedMesh mesh, const Affine3& xf, const 
 
     // Zero-area triangles go from the index list too, so triangle t is primitive first_prim + t.
     // An emissive triangle is noted by its number as written, which the user can look up.
-    size_t kept = 0;
     const size_t num_triangles = mesh.indices.size() / 3;
     const bool emits = !is_black(sc.emission);
-    for (size_t t = 0; t < num_triangles; ++t) {
-        const uint32_t* v = &mesh.indices[3 * t];
-        const Triangle tri{mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]};
-        if (degenerate(tri.p0, tri.p1, tri.p2)) continue;
-        if (emits) g.note_emissive_triangle(tri, at.pointer, g.shape_triangles + t);
-        for (int k = 0; k < 3; ++k) mesh.indices[3 * kept + k] = v[k];
-        ++kept;
+    std::vector<uint8_t> keep(num_triangles);
+    const uint32_t* indices = mesh.indices.data();
+    const size_t kept = host_reduce(
+        num_triangles, size_t(0),
+        [&](uint64_t begin, uint64_t end, size_t count) {
+            for (uint64_t t = begin; t < end; ++t) {
+                const uint32_t* v = indices + 3 * t;
+                keep[t] = !degenerate(positions[v[0]], positions[v[1]], positions[v[2]]);
+                count += keep[t];
+            }
+            return count;
+        },
+        [](size_t a, size_t b) { return a + b; });
+    if (kept < num_triangles || emits) {
+        size_t next = 0;
+        for (size_t t = 0; t < num_triangles; ++t) {
+            if (!keep[t]) continue;
+            const uint32_t* v = &mesh.indices[3 * t];
+            if (emits)
+                g.note_emissive_triangle({positions[v[0]], positions[v[1]], positions[v[2]]}, at.pointer,
+                                         g.shape_triangles + t);
+            for (int k = 0; k < 3; ++k) mesh.indices[3 * next + k] = v[k];
+            ++next;
+        }
     }
     g.shape_triangles += num_triangles;
     g.dropped_degenerate_triangles += uint32_t(std::min<size_t>(num_triangles - kept, std::numeric_limits<uint32_t>::max()));
@@ -120,15 +143,7 @@ void place_mesh(const MeshPlace& at, IndexedMesh mesh, const Affine3& xf, const 
         at.fail("fewer than 2^31 primitives in the scene", std::to_string(g.triangles.size() + kept) + " triangles");
 
     mesh.first_prim = uint32_t(g.triangles.size());
-    auto make_room = [kept](auto& v) {  // geometric growth: many small meshes must not copy quadratically
-        if (v.capacity() < v.size() + kept) v.reserve(std::max(v.size() + kept, 2 * v.capacity()));
-    };
-    make_room(g.triangles);
-    make_room(g.triangle_prims);
-    for (size_t t = 0; t < kept; ++t) {
-        const uint32_t* v = &mesh.indices[3 * t];
-        g.add_world_triangle({mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]}, sc);
-    }
+    g.add_mesh_triangles(mesh, sc);
     g.meshes.push_back(std::move(mesh));
 }
 

@@ -7,6 +7,7 @@
 // are split into fans). Other elements and properties are read past and ignored.
 // The whole file is in memory and the arrays are sized from the header once its
 // counts are known to fit in the data, so a large mesh costs no per-face allocation.
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backend/host_parallel.h"
 #include "io/mesh.h"
 
 namespace wf {
@@ -387,26 +389,39 @@ bool read_plain_binary_triangles(const Header& h, std::string_view body, Indexed
     const uint64_t num_vertices = v.count;
     if (num_vertices == 0 || num_vertices > body.size() / 12 || f.count > (body.size() - 12 * num_vertices) / 13)
         return false;
+    // Every face is 13 bytes here, so face i lies at 13 i: the faces are read on the
+    // thread pool, and any that is not such a triangle sends the file back.
     mesh.positions.resize(num_vertices);
-    std::memcpy(mesh.positions.data(), body.data(), 12 * num_vertices);
     mesh.indices.resize(3 * f.count);
-    const char* p = body.data() + 12 * num_vertices;
-    for (uint64_t i = 0; i < f.count; ++i, p += 13) {
-        if (uint8_t(p[0]) != 3) return false;
-        uint32_t tri[3];
-        std::memcpy(tri, p + 1, 12);
-        for (int k = 0; k < 3; ++k) {
-            if (tri[k] >= num_vertices || (list.type == Scalar::Int32 && int32_t(tri[k]) < 0)) return false;
-            mesh.indices[3 * i + k] = tri[k];
+    Vec3f* positions = mesh.positions.data();
+    host_parallel_chunks(num_vertices, [&](uint64_t begin, uint64_t end) {
+        std::memcpy(positions + begin, body.data() + 12 * begin, 12 * (end - begin));
+    });
+    const char* faces = body.data() + 12 * num_vertices;
+    uint32_t* indices = mesh.indices.data();
+    const bool signed_indices = list.type == Scalar::Int32;
+    std::atomic<bool> plain{true};
+    host_parallel_chunks(f.count, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end && plain.load(std::memory_order_relaxed); ++i) {
+            const char* p = faces + 13 * i;
+            uint32_t tri[3];
+            std::memcpy(tri, p + 1, 12);
+            bool ok = uint8_t(p[0]) == 3;
+            for (int k = 0; k < 3; ++k) {
+                ok = ok && tri[k] < num_vertices && !(signed_indices && int32_t(tri[k]) < 0);
+                indices[3 * i + k] = tri[k];
+            }
+            if (!ok) plain.store(false, std::memory_order_relaxed);
         }
-    }
-    return true;
+    });
+    return plain.load();
 }
 
 }  // namespace
 
 IndexedMesh read_ply(const std::string& path) {
-    const std::string data = mesh_io::read_file_bytes(path);
+    const mesh_io::FileBytes file = mesh_io::read_file_in_parallel(path);
+    const std::string_view data = file.view();
     Header h = parse_header(path, data);
     size_t vertex_element, face_element;
     bool has_normals, has_uvs;
@@ -426,12 +441,12 @@ IndexedMesh read_ply(const std::string& path) {
 
     IndexedMesh mesh;
     const uint64_t num_vertices = h.elements[vertex_element].count;
-    mesh.positions.reserve(num_vertices);
+    reserve_touched(mesh.positions, num_vertices);  // (see host_parallel.h)
     if (has_normals) mesh.normals.reserve(num_vertices);
     if (has_uvs) mesh.uvs.reserve(num_vertices);
-    mesh.indices.reserve(3 * h.elements[face_element].count);
+    reserve_touched(mesh.indices, 3 * h.elements[face_element].count);
 
-    std::string_view body = std::string_view(data).substr(h.data_offset);
+    std::string_view body = data.substr(h.data_offset);
     if (read_plain_binary_triangles(h, body, mesh)) {
         mesh_io::check_mesh(path, "", mesh);
         return mesh;

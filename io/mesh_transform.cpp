@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "engine/backend/host_parallel.h"
+
 namespace wf {
 
 Affine3 Affine3::translate(Vec3f t) {
@@ -107,21 +109,27 @@ Affine3 operator*(const Affine3& a, const Affine3& b) {
 
 void transform_mesh(IndexedMesh& mesh, const Affine3& xf) {
     if (xf.is_identity()) return;
-    for (Vec3f& p : mesh.positions) p = xf.point(p);
-    for (Vec3f& n : mesh.normals) {
+    // Element by element, so on the thread pool (a large model's millions of vertices).
+    auto each = [](auto& array, auto&& f) {
+        host_parallel_chunks(array.size(), [&](uint64_t begin, uint64_t end) {
+            for (uint64_t i = begin; i < end; ++i) f(array[i]);
+        });
+    };
+    each(mesh.positions, [&](Vec3f& p) { p = xf.point(p); });
+    each(mesh.normals, [&](Vec3f& n) {
         Vec3f t = xf.normal(n);
         float len = length(t);
         n = len > 0.0f && std::isfinite(len) ? t / len : t;  // the caller checks what stays non-finite
-    }
+    });
     // A tangent is an edge direction (transformed by L); its bitangent, w (n x t), must
     // follow L too, and a mirror turns n x t around: so w changes sign.
     const bool mirrors = xf.determinant() < 0;
-    for (Vec4f& t : mesh.tangents) {
+    each(mesh.tangents, [&](Vec4f& t) {
         Vec3f v = xf.vector(Vec3f(t.x, t.y, t.z));
         float len = length(v);
         if (len > 0.0f && std::isfinite(len)) v = v / len;
         t = Vec4f{v.x, v.y, v.z, mirrors ? -t.w : t.w};
-    }
+    });
     if (mirrors)
         for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
 }

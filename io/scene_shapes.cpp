@@ -1,9 +1,12 @@
 #include "io/scene_shapes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <utility>
+
+#include "engine/backend/host_parallel.h"
 
 #include "io/mesh.h"
 #include "io/mesh_placement.h"
@@ -326,6 +329,33 @@ void GeometryBuilder::add_world_triangle(const Triangle& t, const ShapeCommon& s
     }
     triangles.push_back(t);
     triangle_prims.push_back(p);
+}
+
+void GeometryBuilder::add_mesh_triangles(const IndexedMesh& mesh, const ShapeCommon& sc) {
+    const size_t count = mesh.indices.size() / 3, base = triangles.size();
+    auto make_room = [&](auto& v) {  // geometric growth: many small meshes must not copy quadratically
+        if (v.capacity() < base + count) reserve_touched(v, std::max(base + count, 2 * v.capacity()));
+    };
+    make_room(triangles);
+    make_room(triangle_prims);
+    if (!is_black(sc.emission)) {  // a light per triangle: in order, on one thread
+        for (size_t t = 0; t < count; ++t) {
+            const uint32_t* v = &mesh.indices[3 * t];
+            add_world_triangle({mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]}, sc);
+        }
+        return;
+    }
+    PrimInfo prim;
+    prim.material = sc.material;
+    triangle_prims.resize(base + count, prim);
+    triangles.resize(base + count);
+    Triangle* out = triangles.data() + base;
+    host_parallel_chunks(count, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t t = begin; t < end; ++t) {
+            const uint32_t* v = &mesh.indices[3 * t];
+            out[t] = Triangle{mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]};
+        }
+    });
 }
 
 std::vector<PrimInfo> GeometryBuilder::finish() {

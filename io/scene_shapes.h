@@ -66,6 +66,8 @@ struct GeometryBuilder {
     // light when its emission is not black (with its emissive texture, if any; a texture
     // alone does not make a light: glTF's emission is the factor times the texture).
     void add_world_triangle(const Triangle& t, const ShapeCommon& sc);
+    // add_world_triangle for each triangle of a world-space mesh, in order.
+    void add_mesh_triangles(const IndexedMesh& mesh, const ShapeCommon& sc);
     // Keeps world-space triangle `t`, number `index` among the current shape's triangles as
     // written, when it is the shape's smallest emissive one so far (`pointer`: see EmissiveTriangleNote).
     void note_emissive_triangle(const Triangle& t, const std::string& pointer, size_t index);

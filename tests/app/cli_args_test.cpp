@@ -175,7 +175,7 @@ TEST(CliArgs, ThreadsIsACountUpTo4096WhereZeroMeansAll) {
     EXPECT_NE(usage_error_of({"render", "s.json", "--thread", "2"}).find("did you mean \"--threads\"?"),
               std::string::npos);
     EXPECT_NE(cli_usage().find("[--threads N]"), std::string::npos) << cli_usage();
-    EXPECT_NE(cli_usage().find("also used to encode the image; a render on the GPU ignores it otherwise"),
+    EXPECT_NE(cli_usage().find("also used to load large meshes and to encode the image on either backend"),
               std::string::npos)
         << cli_usage();
 }

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/backend/host_parallel.h"
 #include "io/mesh.h"
 #include "tests/common/source_dir.h"
 #include "tests/io/mesh_test_util.h"
@@ -100,31 +101,35 @@ std::string plain_binary_ply(const std::vector<float>& xyz, const std::vector<st
 }
 
 // Both ways give the same mesh, bit for bit; a quad among the triangles, read the
-// general way, gives its fan.
+// general way, gives its fan. Small, and large enough that the sweep reads its faces in
+// chunks on the thread pool (the quad in the last chunk).
 TEST(MeshPly, PlainLittleEndianTrianglesReadAsTheGeneralReaderDoes) {
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> coordinate(-1e3f, 1e3f);
-    std::vector<float> xyz(3 * 500);
-    for (float& v : xyz) v = coordinate(rng);
-    xyz[7] = 1e-40f;  // a subnormal, kept as it is
-    std::uniform_int_distribution<int32_t> vertex(0, 499);
-    std::vector<std::vector<int32_t>> faces(800);
-    for (auto& f : faces) f = {vertex(rng), vertex(rng), vertex(rng)};
     const std::string dir = test::temp_folder("wf_mesh_ply_plain");
-    for (bool quad : {false, true}) {
-        if (quad) faces[400] = {1, 2, 3, 4};
-        const IndexedMesh le = read_ply(test::write_file(dir + "/le.ply", plain_binary_ply(xyz, faces, false)));
-        const IndexedMesh be = read_ply(test::write_file(dir + "/be.ply", plain_binary_ply(xyz, faces, true)));
-        ASSERT_EQ(le.positions.size(), 500u);
-        ASSERT_EQ(le.positions.size(), be.positions.size());
-        EXPECT_EQ(std::memcmp(le.positions.data(), be.positions.data(), 12 * le.positions.size()), 0);
-        EXPECT_EQ(le.indices, be.indices);
-        ASSERT_EQ(le.num_triangles(), quad ? 801u : 800u);
-        EXPECT_EQ(le.indices[3 * 17 + 1], uint32_t(faces[17][1]));
-        if (quad)
-            EXPECT_EQ(std::vector<uint32_t>(le.indices.begin() + 1200, le.indices.begin() + 1206),
-                      (std::vector<uint32_t>{1, 2, 3, 1, 3, 4}));
-        EXPECT_TRUE(le.normals.empty());
+    for (const uint32_t num_vertices : {500u, uint32_t(2 * kHostGrain + 9)}) {
+        std::vector<float> xyz(3 * size_t(num_vertices));
+        for (float& v : xyz) v = coordinate(rng);
+        xyz[7] = 1e-40f;  // a subnormal, kept as it is
+        std::uniform_int_distribution<int32_t> vertex(0, int32_t(num_vertices) - 1);
+        std::vector<std::vector<int32_t>> faces(num_vertices == 500u ? 800 : 3 * kHostGrain + 5);
+        for (auto& f : faces) f = {vertex(rng), vertex(rng), vertex(rng)};
+        const size_t quad_at = num_vertices == 500u ? 400 : faces.size() - 2;
+        for (bool quad : {false, true}) {
+            if (quad) faces[quad_at] = {1, 2, 3, 4};
+            const IndexedMesh le = read_ply(test::write_file(dir + "/le.ply", plain_binary_ply(xyz, faces, false)));
+            const IndexedMesh be = read_ply(test::write_file(dir + "/be.ply", plain_binary_ply(xyz, faces, true)));
+            ASSERT_EQ(le.positions.size(), num_vertices);
+            ASSERT_EQ(le.positions.size(), be.positions.size());
+            EXPECT_EQ(std::memcmp(le.positions.data(), be.positions.data(), 12 * le.positions.size()), 0);
+            EXPECT_EQ(le.indices, be.indices);
+            ASSERT_EQ(le.num_triangles(), faces.size() + (quad ? 1 : 0));
+            EXPECT_EQ(le.indices[3 * 17 + 1], uint32_t(faces[17][1]));
+            if (quad)
+                EXPECT_EQ(std::vector<uint32_t>(le.indices.begin() + 3 * quad_at, le.indices.begin() + 3 * quad_at + 6),
+                          (std::vector<uint32_t>{1, 2, 3, 1, 3, 4}));
+            EXPECT_TRUE(le.normals.empty());
+        }
     }
 }
 
@@ -149,7 +154,7 @@ TEST(MeshPly, PlainLittleEndianFilesFailAsTheGeneralReaderFailsThem) {
         std::string list;
         size_t cut;  // bytes taken off the end
     };
-    const std::vector<Case> cases = {
+    std::vector<Case> cases = {
         {xyz, {{0, -1, 2}}, "list uchar int vertex_indices", 0},
         {xyz, {{0, 1, 3}}, "list uchar int vertex_indices", 0},
         {xyz, {{2, 1, 0}}, "list uchar uint vertex_indices", 0},
@@ -158,6 +163,10 @@ TEST(MeshPly, PlainLittleEndianFilesFailAsTheGeneralReaderFailsThem) {
         {{}, {}, "list uchar int vertex_indices", 0},
         {xyz, {{0, 1, 2}, {2, 1, 0}}, "list uchar int vertex_indices", 1},
     };
+    // Many faces, one bad index in the last of the sweep's chunks.
+    std::vector<std::vector<int32_t>> many(3 * kHostGrain + 5, std::vector<int32_t>{0, 1, 2});
+    many[many.size() - 3] = {0, 3, 1};
+    cases.push_back({xyz, many, "list uchar int vertex_indices", 0});
     for (size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];
         std::string le = plain_binary_ply(c.xyz, c.faces, false, c.list), be = plain_binary_ply(c.xyz, c.faces, true, c.list);
