@@ -68,15 +68,17 @@ inline constexpr uint64_t kTouchPage = 4096, kTouchGrain = 512;
 // Makes room for `n` elements and has the pool's threads take the room's first page
 // faults. A fresh allocation of hundreds of MB is mapped page by page as it is first
 // written, and the kernel's faults are most of what a single-threaded resize or fill
-// costs (10M triangles, 360 MB: 116 ms to resize, 52 of them taken on two threads
-// instead; bench/NOTES.md). Only the capacity's bytes beyond size() are written, before
-// any element lives there.
+// costs: 10M triangles (360 MB) took 116 ms to resize on one thread, and 52 ms to touch
+// on two then 29 to resize (bench/NOTES.md). Only the capacity's bytes beyond size()
+// are written, before any element lives there. With a pool of one thread it only
+// reserves.
 template <class T>
 void reserve_touched(std::vector<T>& v, size_t n) {
     static_assert(std::is_trivially_copyable_v<T>, "raw bytes are written where elements will live");
     if (n <= v.capacity()) return;
     const size_t old_size = v.size();
     v.reserve(n);
+    if (ThreadPool::global().size() == 1) return;  // the fill's own faults cost less than a second sweep
     unsigned char* room = reinterpret_cast<unsigned char*>(v.data() + old_size);
     const uint64_t bytes = uint64_t(v.capacity() - old_size) * sizeof(T);
     host_parallel_chunks(

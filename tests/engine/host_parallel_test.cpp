@@ -74,7 +74,8 @@ TEST(HostParallel, ReserveTouchedKeepsTheElementsAndMakesRoom) {
     v.resize(room, 1u);
     getrusage(RUSAGE_SELF, &done);
     const long pages = long(room * sizeof(uint32_t) / kTouchPage);
-    EXPECT_LT(done.ru_minflt - start.ru_minflt, pages / 4) << pages << " pages";
+    if (ThreadPool::global().size() > 1)  // (one thread leaves the faults to the fill)
+        EXPECT_LT(done.ru_minflt - start.ru_minflt, pages / 4) << pages << " pages";
     const size_t capacity = v.capacity();
     reserve_touched(v, 10);  // room enough already: nothing moves
     EXPECT_EQ(v.capacity(), capacity);
