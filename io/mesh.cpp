@@ -123,15 +123,16 @@ FileBytes read_file_in_parallel(const std::string& path) {
             while (at < stop) {
                 const ssize_t got = ::pread(fd, out.data.get() + at, size_t(stop - at), off_t(at));
                 if (got < 0 && errno == EINTR) continue;
-                if (got <= 0) {
+                if (got <= 0) {  // -1 for an error in errno; 0 for a file that ended early
                     int none = 0;
-                    error.compare_exchange_strong(none, got < 0 ? errno : EIO);
+                    error.compare_exchange_strong(none, got < 0 ? errno : -1);
                     return;
                 }
                 at += uint64_t(got);
             }
         }
     });
+    if (error == -1) fail(path, "cannot open: read error (the file ended before its size; did it change?)");
     if (error) fail(path, std::string("cannot open: read error: ") + std::strerror(error));
     return out;
 }

@@ -334,7 +334,7 @@ void GeometryBuilder::add_world_triangle(const Triangle& t, const ShapeCommon& s
 void GeometryBuilder::add_mesh_triangles(const IndexedMesh& mesh, const ShapeCommon& sc) {
     const size_t count = mesh.indices.size() / 3, base = triangles.size();
     auto make_room = [&](auto& v) {  // geometric growth: many small meshes must not copy quadratically
-        if (v.capacity() < base + count) reserve_touched(v, std::max(base + count, 2 * v.capacity()));
+        reserve_touched(v, base + count, std::max(base + count, 2 * v.capacity()));
     };
     make_room(triangles);
     make_room(triangle_prims);

@@ -65,28 +65,46 @@ T host_reduce(uint64_t n, const T& init, Chunk&& chunk, Combine&& combine) {
 // reserve_touched's page (the smallest a system maps) and its pages per chunk (2 MiB).
 inline constexpr uint64_t kTouchPage = 4096, kTouchGrain = 512;
 
-// Makes room for `n` elements and has the pool's threads take the room's first page
-// faults. A fresh allocation of hundreds of MB is mapped page by page as it is first
+// Whether the standard library marks a vector's capacity beyond size() as off limits
+// to AddressSanitizer (libc++ under ASan; libstdc++ with _GLIBCXX_SANITIZE_VECTOR).
+// reserve_touched then only reserves.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) && defined(_LIBCPP_VERSION)
+#define WF_VECTOR_CAPACITY_POISONED 1
+#endif
+#endif
+#if defined(_GLIBCXX_SANITIZE_VECTOR) && defined(__SANITIZE_ADDRESS__)
+#define WF_VECTOR_CAPACITY_POISONED 1
+#endif
+
+// Makes room for `room` (at least n) elements and has the pool's threads take the
+// first page faults of the elements from size() to n, which the caller is about to
+// fill. A fresh allocation of hundreds of MB is mapped page by page as it is first
 // written, and the kernel's faults are most of what a single-threaded resize or fill
 // costs: 10M triangles (360 MB) took 116 ms to resize on one thread, and 52 ms to touch
-// on two then 29 to resize (bench/NOTES.md). Only the capacity's bytes beyond size()
-// are written, before any element lives there. With a pool of one thread it only
-// reserves.
+// on two then 29 to resize (bench/NOTES.md). The room beyond n (a builder's growth) is
+// not touched, so it costs address space only, as with reserve. Only bytes beyond
+// size() are written, before any element lives there. With a pool of one thread (or a
+// library that poisons the capacity) it only reserves.
 template <class T>
-void reserve_touched(std::vector<T>& v, size_t n) {
+void reserve_touched(std::vector<T>& v, size_t n, size_t room = 0) {
     static_assert(std::is_trivially_copyable_v<T>, "raw bytes are written where elements will live");
     if (n <= v.capacity()) return;
     const size_t old_size = v.size();
-    v.reserve(n);
+    v.reserve(room > n ? room : n);
+#if defined(WF_VECTOR_CAPACITY_POISONED)
+    return;
+#else
     if (ThreadPool::global().size() == 1) return;  // the fill's own faults cost less than a second sweep
-    unsigned char* room = reinterpret_cast<unsigned char*>(v.data() + old_size);
-    const uint64_t bytes = uint64_t(v.capacity() - old_size) * sizeof(T);
+    unsigned char* start = reinterpret_cast<unsigned char*>(v.data() + old_size);
+    const uint64_t bytes = uint64_t(n - old_size) * sizeof(T);
     host_parallel_chunks(
         (bytes + kTouchPage - 1) / kTouchPage,
         [&](uint64_t begin, uint64_t end) {
-            for (uint64_t page = begin; page < end; ++page) room[page * kTouchPage] = 0;
+            for (uint64_t page = begin; page < end; ++page) start[page * kTouchPage] = 0;
         },
         kTouchGrain);
+#endif
 }
 
 }  // namespace wf

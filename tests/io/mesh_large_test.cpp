@@ -60,10 +60,33 @@ TEST(LargeMesh, CheckReportsTheFirstBadVertexAndIndexAcrossChunks) {
     m.indices[3 * early + 1] = uint32_t(m.positions.size()) + 7;
     EXPECT_CONTAINS(check_error(m), "triangle " + std::to_string(early) + ": vertex index");
 
-    // A good mesh: every normal to unit length, in every chunk.
     m = strip(kTriangles);
+    m.uvs.assign(m.positions.size(), Vec2f{0.5f, 0.5f});
+    m.uvs[late].y = std::numeric_limits<float>::infinity();
+    m.uvs[early].x = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_CONTAINS(check_error(m), "vertex " + std::to_string(early) + ": texture coordinate");
+
+    m = strip(kTriangles);
+    m.tangents.assign(m.positions.size(), Vec4f{3.0f, 0.0f, 0.0f, -2.0f});
+    m.tangents[late].w = std::numeric_limits<float>::quiet_NaN();
+    m.tangents[early].y = std::numeric_limits<float>::infinity();
+    EXPECT_CONTAINS(check_error(m), "vertex " + std::to_string(early) + ": tangent");
+
+    m = strip(kTriangles);
+    m.colors.assign(m.positions.size(), Vec4f{1.0f, 1.0f, 1.0f, 1.0f});
+    m.colors[late].x = -1.0f;
+    m.colors[early].w = -0.5f;
+    EXPECT_CONTAINS(check_error(m), "vertex " + std::to_string(early) + ": colour");
+
+    // A good mesh: every normal and tangent to unit length (the tangent's sign to +-1), in
+    // every chunk.
+    m = strip(kTriangles);
+    m.tangents.assign(m.positions.size(), Vec4f{3.0f, 0.0f, 0.0f, -2.0f});
     mesh_io::check_mesh("m.ply", "", m);
-    for (size_t i = 0; i < m.normals.size(); ++i) ASSERT_EQ(m.normals[i].z, 1.0f) << "vertex " << i;
+    for (size_t i = 0; i < m.normals.size(); ++i) {
+        ASSERT_EQ(m.normals[i].z, 1.0f) << "vertex " << i;
+        ASSERT_TRUE(m.tangents[i].x == 1.0f && m.tangents[i].w == -1.0f) << "vertex " << i;
+    }
 }
 
 // Degenerate triangles in several chunks are dropped, from the scene and from the mesh's
@@ -110,10 +133,25 @@ TEST(LargeMesh, PlacedTrianglesKeepTheirOrderAndLoseTheDegenerateOnes) {
             ASSERT_EQ(g.triangle_prims[i].material, 3u) << "primitive " << i;
             ASSERT_EQ(g.triangle_prims[i].light, emits ? int32_t(i) : -1) << "primitive " << i;
         }
-        EXPECT_EQ(g.lights.size(), emits ? expected.size() : 0u);
+        // A second mesh goes after the first: its triangles and record follow on.
+        IndexedMesh second = strip(kTriangles);
+        scene_json::place_mesh(scene_json::MeshPlace{"m2.ply", "", ""}, second, Affine3(), sc, g);
+        ASSERT_EQ(g.triangles.size(), expected.size() + kTriangles);
+        EXPECT_EQ(g.meshes[1].first_prim, uint32_t(expected.size()));
+        for (uint32_t t = 0; t < kTriangles; ++t) {
+            const uint32_t* v = &second.indices[3 * t];
+            const Triangle& got = g.triangles[expected.size() + t];
+            ASSERT_TRUE(same(got.p0, second.positions[v[0]]) && same(got.p1, second.positions[v[1]]) &&
+                        same(got.p2, second.positions[v[2]]))
+                << "second mesh, triangle " << t;
+        }
+        ASSERT_EQ(g.triangle_prims.size(), g.triangles.size());
+        if (!emits) EXPECT_TRUE(g.lights.empty());
+        EXPECT_EQ(g.triangle_prims.back().light, emits ? int32_t(g.triangles.size() - 1) : -1);
         if (emits) {
-            EXPECT_EQ(g.lights.back().prim, uint32_t(expected.size() - 1));
-            ASSERT_EQ(g.smallest_emissive_triangles.size(), 1u);
+            EXPECT_EQ(g.lights.size(), g.triangles.size());
+            EXPECT_EQ(g.lights[expected.size() - 1].prim, uint32_t(expected.size() - 1));
+            ASSERT_EQ(g.smallest_emissive_triangles.size(), 1u);  // one shape (g.shape) for both
             EXPECT_EQ(g.smallest_emissive_triangles[0].triangle, small);  // its number as written
         }
     }
