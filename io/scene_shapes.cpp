@@ -338,7 +338,9 @@ void GeometryBuilder::add_mesh_triangles(const IndexedMesh& mesh, const ShapeCom
     };
     make_room(triangles);
     make_room(triangle_prims);
-    if (!is_black(sc.emission)) {  // a light per triangle: in order, on one thread
+    // A light per triangle goes in order, on one thread; and a pool of one thread fills
+    // in one pass (the parallel fill's resize writes every byte twice).
+    if (!is_black(sc.emission) || ThreadPool::global().size() == 1) {
         for (size_t t = 0; t < count; ++t) {
             const uint32_t* v = &mesh.indices[3 * t];
             add_world_triangle({mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]}, sc);
